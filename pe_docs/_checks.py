@@ -1,0 +1,59 @@
+"""Argument checks shared by the public API.
+
+Every check raises ``TypeError`` (wrong kind of value) or ``ValueError`` (right kind, bad value) with a
+message that names the argument and repeats the value received, because a failing documentation snippet
+only shows the message.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import torch
+
+
+def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
+    """Return ``value`` as an ``int`` after checking that it is an integer (not a bool) ``>= minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def check_d_model(value: object, name: str = "d_model") -> int:
+    """Check that the model width is a positive even integer (sin/cos come in pairs)."""
+    d = check_int(name, value, minimum=1)
+    if d % 2:
+        raise ValueError(
+            f"{name} must be even (each frequency fills one sin and one cos column), got {d}"
+        )
+    return d
+
+
+def check_base(value: object, name: str = "base") -> float:
+    """Check that the frequency base is a finite real number > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
+    base = float(value)
+    if not math.isfinite(base) or base <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return base
+
+
+def check_float_dtype(value: object, name: str = "dtype") -> torch.dtype:
+    """Check that ``value`` is a real floating-point ``torch.dtype``."""
+    if not isinstance(value, torch.dtype):
+        raise TypeError(f"{name} must be a torch.dtype, got {value!r} of type {type(value).__name__}")
+    if not value.is_floating_point:
+        raise TypeError(f"{name} must be a floating-point dtype, got {value}")
+    return value
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """Check that ``value`` is one of the allowed strings."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    return value

@@ -1,0 +1,83 @@
+"""A copy-ready ``nn.Module`` that adds the sinusoidal table to its input."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs.encoding import sinusoidal_table
+
+
+class PositionalEncoding(nn.Module):
+    """Add the sinusoidal positional encoding to a batch of embeddings, then apply dropout.
+
+    The table is built once, exactly (phase in float64), and stored as a buffer, so ``.to(device)`` and
+    ``.to(dtype)`` move or *cast* it — it is never recomputed in low precision. It is not saved in the
+    ``state_dict`` (``persistent=False``): it is a function of the constructor's arguments, not a weight.
+
+    Args:
+        d_model: Embedding width; a positive even integer.
+        max_len: Longest sequence the module accepts; an integer >= 1.
+        dropout: Dropout probability applied after the addition.
+        base: The constant in the frequencies ``base^(-2i/d_model)``.
+        batch_first: Inputs are ``(batch, seq, d_model)`` if true, ``(seq, batch, d_model)`` otherwise.
+
+    Example:
+        >>> pe = PositionalEncoding(d_model=16, max_len=32, dropout=0.0)
+        >>> pe(torch.zeros(2, 5, 16)).shape
+        torch.Size([2, 5, 16])
+    """
+
+    pe: torch.Tensor
+
+    def __init__(
+        self,
+        d_model: int,
+        max_len: int = 5000,
+        dropout: float = 0.1,
+        *,
+        base: float = 10000.0,
+        batch_first: bool = True,
+    ) -> None:
+        super().__init__()
+        self.d_model = check_d_model(d_model)
+        self.max_len = check_int("max_len", max_len, minimum=1)
+        self.base = check_base(base)
+        if not isinstance(batch_first, bool):
+            raise TypeError(f"batch_first must be a bool, got {batch_first!r}")
+        self.batch_first = batch_first
+        self.dropout = nn.Dropout(p=dropout)
+        self.register_buffer(
+            "pe", sinusoidal_table(self.max_len, self.d_model, base=self.base), persistent=False
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Return ``dropout(x + PE[:seq_len])`` with the table cast to ``x``'s dtype."""
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+        if x.dim() != 3:
+            shape = "(batch, seq, d_model)" if self.batch_first else "(seq, batch, d_model)"
+            raise ValueError(f"x must have shape {shape}, got a tensor of shape {tuple(x.shape)}")
+        if not x.is_floating_point():
+            raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+        if x.size(-1) != self.d_model:
+            raise ValueError(
+                f"x's last dimension must equal d_model={self.d_model}, got {x.size(-1)} "
+                f"(shape {tuple(x.shape)})"
+            )
+        seq_len = x.size(1) if self.batch_first else x.size(0)
+        if seq_len > self.max_len:
+            raise ValueError(
+                f"sequence length {seq_len} exceeds max_len={self.max_len}; "
+                "build the module with a larger max_len"
+            )
+        table = self.pe[:seq_len].to(dtype=x.dtype)
+        table = table.unsqueeze(0) if self.batch_first else table.unsqueeze(1)
+        return self.dropout(x + table)
+
+    def extra_repr(self) -> str:
+        return (
+            f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}, "
+            f"batch_first={self.batch_first}"
+        )

@@ -1,0 +1,127 @@
+"""Shared look of every figure: language of the labels, light/dark colours, and a CJK font.
+
+Figures are drawn for one language (``"en"`` or ``"zh"``) and one colour scheme (``"light"`` or ``"dark"``)
+with transparent backgrounds, so they sit on Material's light and dark pages alike.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import font_manager  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+Lang = Literal["en", "zh"]
+Theme = Literal["light", "dark"]
+LANGS: tuple[str, ...] = ("en", "zh")
+THEMES: tuple[str, ...] = ("light", "dark")
+
+# Foreground colours chosen to read on Material's default light (#fff) and slate (#1e2129) backgrounds.
+_FOREGROUND = {"light": "#1f2328", "dark": "#e6e6e6"}
+_GRID = {"light": "#d0d7de", "dark": "#4a5060"}
+# A colour cycle that keeps contrast on both backgrounds.
+CYCLE = ["#3b82f6", "#f97316", "#10b981", "#e11d48", "#a855f7", "#eab308"]
+
+_CJK_FAMILIES = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC")
+_CJK_PATHS = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+)
+
+
+def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
+    """Validate the ``lang`` and ``theme`` arguments every plotting function takes."""
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    if theme not in THEMES:
+        raise ValueError(f"theme must be one of {THEMES}, got {theme!r}")
+    return lang, theme  # type: ignore[return-value]
+
+
+def text(lang: Lang, *, en: str, zh: str) -> str:
+    """Pick the label for ``lang``; both translations are written side by side at the call site."""
+    return zh if lang == "zh" else en
+
+
+def _find_cjk_font() -> str | None:
+    for path in _CJK_PATHS:
+        if Path(path).is_file():
+            return path
+    if shutil.which("fc-match"):
+        for family in _CJK_FAMILIES:
+            out = subprocess.run(
+                ["fc-match", "-f", "%{file}", f"{family}:lang=zh"], capture_output=True, text=True, check=False
+            ).stdout.strip()
+            if out and Path(out).is_file() and "DejaVu" not in out:
+                return out
+    return None
+
+
+_cjk_family: str | None = None
+
+
+def cjk_family() -> str:
+    """Register a Chinese font with matplotlib (once) and return its family name.
+
+    Raises:
+        RuntimeError: no CJK font is installed (on Debian: ``apt-get install fonts-wqy-microhei``).
+    """
+    global _cjk_family
+    if _cjk_family is None:
+        path = _find_cjk_font()
+        if path is None:
+            raise RuntimeError(
+                "no CJK font found for Chinese figure labels; install one, e.g. "
+                "`apt-get install fonts-wqy-microhei` (Debian/Ubuntu)"
+            )
+        font_manager.fontManager.addfont(path)
+        _cjk_family = font_manager.FontProperties(fname=path).get_name()
+    return _cjk_family
+
+
+@contextlib.contextmanager
+def themed(lang: Lang, theme: Theme) -> Iterator[None]:
+    """Matplotlib settings for one language and colour scheme (transparent background)."""
+    fg, grid = _FOREGROUND[theme], _GRID[theme]
+    families = ["DejaVu Sans"]
+    if lang == "zh":
+        families.append(cjk_family())
+    rc = {
+        "font.family": families,
+        "font.size": 11,
+        "axes.unicode_minus": False,
+        "text.color": fg,
+        "axes.labelcolor": fg,
+        "axes.edgecolor": fg,
+        "xtick.color": fg,
+        "ytick.color": fg,
+        "grid.color": grid,
+        "axes.grid": True,
+        "grid.linewidth": 0.6,
+        "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
+        "figure.facecolor": "none",
+        "axes.facecolor": "none",
+        "savefig.facecolor": "none",
+        "savefig.transparent": True,
+        "legend.frameon": False,
+        "svg.hashsalt": "pe-docs",
+        "svg.fonttype": "path",
+    }
+    with plt.rc_context(rc):
+        yield
+
+
+def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: object) -> tuple[Figure, object]:
+    """A figure and its axes, sized for the page's text column."""
+    fig, ax = plt.subplots(figsize=(width, height), layout="constrained", **subplots_kw)  # type: ignore[arg-type]
+    return fig, ax

@@ -1,0 +1,99 @@
+"""Build-time figures: every figure a page shows is drawn here from a named function in ``pe_docs``.
+
+A page refers to a figure as ``figures/<name>.<theme>.svg`` (``theme`` is ``light`` or ``dark``); the mkdocs
+hook renders each registered figure for the page's language into a cache and adds it to the build. A figure
+is redrawn only when its content key changes (the ``pe_docs`` sources, this file, the arguments, the
+language/theme and the matplotlib version), and drawing is deterministic, so two builds of one commit give
+byte-identical files. A glyph missing from the fonts is an error, not a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = ROOT / "pe_docs"
+CACHE_DIR = ROOT / ".cache" / "figures"
+THEMES = ("light", "dark")
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A figure: the ``pe_docs.plotting`` function that draws it and the arguments it is drawn with."""
+
+    function: str  # name of a function in pe_docs.plotting
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+# name -> spec. The name is the file name a page uses: figures/<name>.<light|dark>.svg
+FIGURES: dict[str, FigureSpec] = {
+    "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
+    "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
+}
+
+
+def source_digest() -> str:
+    """Hash of everything a figure's pixels depend on besides its own arguments."""
+    import matplotlib
+
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        h.update(path.relative_to(ROOT).as_posix().encode())
+        h.update(path.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    h.update(matplotlib.__version__.encode())
+    return h.hexdigest()
+
+
+def figure_key(name: str, lang: str, theme: str, digest: str) -> str:
+    spec = FIGURES[name]
+    h = hashlib.sha256(digest.encode())
+    h.update(repr((name, spec.function, sorted(spec.kwargs.items()), lang, theme)).encode())
+    return h.hexdigest()[:20]
+
+
+def render_svg(name: str, lang: str, theme: str) -> bytes:
+    """Draw one figure and return its SVG bytes (no dates or random ids in the file)."""
+    import matplotlib.pyplot as plt
+
+    from pe_docs import plotting
+
+    spec = FIGURES[name]
+    function: Callable[..., Any] = getattr(plotting, spec.function)
+    with warnings.catch_warnings():
+        # A missing glyph draws a box; that must fail the build.
+        warnings.filterwarnings("error", message=r".*Glyph .* missing from.*")
+        fig = function(**spec.kwargs, lang=lang, theme=theme)
+        buf = io.BytesIO()
+        with plt.rc_context({"svg.hashsalt": f"pe-docs-{name}", "svg.fonttype": "path"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None})
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, Path]:
+    """Render (or reuse from the cache) every registered figure for ``lang``.
+
+    Returns a mapping from the site path (``figures/<name>.<theme>.svg``) to the cached file.
+    """
+    digest = source_digest()
+    out: dict[str, Path] = {}
+    for name in names if names is not None else FIGURES:
+        for theme in THEMES:
+            key = figure_key(name, lang, theme, digest)
+            path = CACHE_DIR / lang / f"{name}.{theme}.{key}.svg"
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                for stale in path.parent.glob(f"{name}.{theme}.*.svg"):
+                    stale.unlink()
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(render_svg(name, lang, theme))
+                tmp.replace(path)
+            out[f"figures/{name}.{theme}.svg"] = path
+    return out
