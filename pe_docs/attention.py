@@ -14,7 +14,8 @@ def self_attention(
 
     Args:
         x: Inputs of shape ``(seq, d_model)`` or ``(batch, seq, d_model)``.
-        w_q, w_k: Projections of shape ``(d_model, d_k)``.
+        w_q: Query projection of shape ``(d_model, d_k)``.
+        w_k: Key projection of shape ``(d_model, d_k)``.
         w_v: Projection of shape ``(d_model, d_v)``.
 
     Returns:

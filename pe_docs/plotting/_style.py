@@ -17,9 +17,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import font_manager  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+from matplotlib.figure import Figure
 
 Lang = Literal["en", "zh"]
 Theme = Literal["light", "dark"]
@@ -60,7 +60,10 @@ def _find_cjk_font() -> str | None:
     if shutil.which("fc-match"):
         for family in _CJK_FAMILIES:
             out = subprocess.run(
-                ["fc-match", "-f", "%{file}", f"{family}:lang=zh"], capture_output=True, text=True, check=False
+                ["fc-match", "-f", "%{file}", f"{family}:lang=zh"],
+                capture_output=True,
+                text=True,
+                check=False,
             ).stdout.strip()
             if out and Path(out).is_file() and "DejaVu" not in out:
                 return out
