@@ -24,7 +24,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         digest = figures.source_digest()[:16]
-        jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / digest)
+        lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use
+        jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / lang / digest)
     return config
 
 

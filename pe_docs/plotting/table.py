@@ -59,6 +59,6 @@ def plot_waveforms(
         ax.set_xlabel(text(lang, en="position  pos", zh="位置  pos"))
         ax.set_ylabel("PE[pos, j]")
         ax.set_ylim(-1.15, 1.15)
-        ax.legend(loc="lower left", ncols=len(dims), fontsize=9)
+        fig.legend(loc="outside lower center", ncols=len(dims), fontsize=9)
         ax.set_title(text(lang, en="A few columns of the table", zh="编码表的几列"))
     return fig

@@ -1,0 +1,80 @@
+"""Build-time figures: deterministic bytes, content-hash cache, missing glyphs fail, both languages."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+
+from pe_docs import plotting
+from pe_docs.plotting import _style
+from site_tools import figures
+
+
+@pytest.mark.parametrize("name", sorted(figures.FIGURES))
+def test_every_registered_figure_renders_deterministically(name: str) -> None:
+    first = figures.render_svg(name, "zh", "dark")
+    assert first == figures.render_svg(name, "zh", "dark")
+    assert b"<svg" in first and b"<dc:date>" not in first
+
+
+def test_labels_follow_the_language() -> None:
+    fig = plotting.plot_heatmap(lang="zh")
+    assert "位置" in fig.axes[0].get_ylabel()
+    fig = plotting.plot_heatmap(lang="en")
+    assert fig.axes[0].get_ylabel().startswith("position")
+
+
+def test_theme_changes_colours() -> None:
+    assert figures.render_svg("waveforms", "en", "light") != figures.render_svg("waveforms", "en", "dark")
+
+
+def test_bad_lang_or_theme() -> None:
+    with pytest.raises(ValueError, match="lang must be one of.*'fr'"):
+        plotting.plot_heatmap(lang="fr")
+    with pytest.raises(ValueError, match="theme must be one of.*'sepia'"):
+        plotting.plot_waveforms(theme="sepia")
+    with pytest.raises(ValueError, match="dims must be < d_model=128, got 200"):
+        plotting.plot_waveforms(dims=(0, 200))
+
+
+def test_cache_reuses_unchanged_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(figures, "CACHE_DIR", tmp_path)
+    calls: list[str] = []
+    real = figures.render_svg
+
+    def counting(name: str, lang: str, theme: str) -> bytes:
+        calls.append(name)
+        return real(name, lang, theme)
+
+    monkeypatch.setattr(figures, "render_svg", counting)
+    first = figures.ensure_figures("en", ["heatmap"])
+    assert len(calls) == 2  # light + dark
+    second = figures.ensure_figures("en", ["heatmap"])
+    assert len(calls) == 2 and first == second  # nothing redrawn
+    # a change of the arguments changes the key and redraws
+    monkeypatch.setitem(figures.FIGURES, "heatmap", figures.FigureSpec("plot_heatmap", {"max_len": 50, "d_model": 64}))
+    third = figures.ensure_figures("en", ["heatmap"])
+    assert len(calls) == 4 and third != first
+    assert len(list((tmp_path / "en").glob("heatmap.light.*.svg"))) == 1  # the stale file is removed
+
+
+def test_missing_glyph_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def plot_boxes(*, lang: str, theme: str) -> Figure:
+        with _style.themed("en", theme):  # English fonts only, Chinese text: matplotlib draws boxes
+            fig, ax = _style.new_figure()
+            ax.set_title("位置编码")
+        return fig
+
+    monkeypatch.setattr(plotting, "plot_boxes", plot_boxes, raising=False)
+    monkeypatch.setitem(figures.FIGURES, "boxes", figures.FigureSpec("plot_boxes"))
+    with pytest.raises(UserWarning, match="Glyph .* missing"):
+        figures.render_svg("boxes", "zh", "light")
+
+
+def test_chinese_figure_has_no_missing_glyph() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figures.render_svg("heatmap", "zh", "light")
