@@ -35,6 +35,15 @@ class FigureSpec:
 FIGURES: dict[str, FigureSpec] = {
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
+    "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
+    "scales": FigureSpec(
+        "plot_scales",
+        {"d_model": 512, "short": 64, "long": 60000, "low_dims": (0, 16, 64), "high_dims": (384, 448, 510)},
+    ),
+    "binary-vs-sinusoid": FigureSpec("plot_binary_vs_sinusoid", {"n_bits": 5, "d_model": 512}),
+    "neighbour-similarity": FigureSpec("plot_neighbour_similarity", {"d_models": (128, 512), "max_k": 4000}),
+    "frequency-ulps": FigureSpec("plot_frequency_ulps", {"d_model": 768}),
+    "log-trick-error": FigureSpec("plot_log_trick_error", {"d_model": 512, "max_position": 10**6}),
 }
 
 

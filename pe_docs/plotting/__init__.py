@@ -5,6 +5,27 @@ a ``matplotlib.figure.Figure``; the site renders each for both languages and bot
 """
 
 from pe_docs.plotting._style import LANGS, THEMES, cjk_family, text, themed
+from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
+from pe_docs.plotting.wavelength import (
+    plot_binary_vs_sinusoid,
+    plot_neighbour_similarity,
+    plot_scales,
+    plot_wavelengths,
+)
 
-__all__ = ["LANGS", "THEMES", "cjk_family", "plot_heatmap", "plot_waveforms", "text", "themed"]
+__all__ = [
+    "LANGS",
+    "THEMES",
+    "cjk_family",
+    "plot_binary_vs_sinusoid",
+    "plot_frequency_ulps",
+    "plot_heatmap",
+    "plot_log_trick_error",
+    "plot_neighbour_similarity",
+    "plot_scales",
+    "plot_waveforms",
+    "plot_wavelengths",
+    "text",
+    "themed",
+]
