@@ -5,6 +5,19 @@ a ``matplotlib.figure.Figure``; the site renders each for both languages and bot
 """
 
 from pe_docs.plotting._style import LANGS, THEMES, cjk_family, text, themed
+from pe_docs.plotting.dtypes import plot_dtype_error
+from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
 
-__all__ = ["LANGS", "THEMES", "cjk_family", "plot_heatmap", "plot_waveforms", "text", "themed"]
+__all__ = [
+    "LANGS",
+    "THEMES",
+    "cjk_family",
+    "plot_dtype_error",
+    "plot_heatmap",
+    "plot_position_scores",
+    "plot_singular_values",
+    "plot_waveforms",
+    "text",
+    "themed",
+]
