@@ -140,7 +140,8 @@ def alibi_slopes(n_heads: int) -> torch.Tensor:
     n = check_int("n_heads", n_heads, minimum=1)
 
     def power_of_two(k: int) -> torch.Tensor:
-        return torch.pow(torch.tensor(2.0, dtype=torch.float64), -8.0 * torch.arange(1, k + 1, dtype=torch.float64) / k)
+        exponent = -8.0 * torch.arange(1, k + 1, dtype=torch.float64) / k
+        return torch.pow(torch.tensor(2.0, dtype=torch.float64), exponent)
 
     m = 2 ** math.floor(math.log2(n))
     if m == n:

@@ -15,7 +15,7 @@ def test_learned_embedding_adds_rows_and_fails_past_max_len():
     seq_first = LearnedPositionalEmbedding(8, 4, batch_first=False)
     assert torch.equal(seq_first(torch.zeros(3, 2, 4))[:, 1], seq_first.weight[:3])
     assert sum(p.numel() for p in emb.parameters()) == 32
-    with pytest.raises(ValueError, match="sequence length 9 exceeds max_len=8"):
+    with pytest.raises(ValueError, match=r"sequence length 9 exceeds max_len=8"):
         emb(torch.zeros(1, 9, 4))
 
 
@@ -37,7 +37,7 @@ def test_learned_embedding_bad_input():
     emb = LearnedPositionalEmbedding(8, 4)
     with pytest.raises(ValueError, match=r"\(2, 8, 5\)"):
         emb(torch.zeros(2, 8, 5))
-    with pytest.raises(TypeError, match="x must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"x must be a torch.Tensor"):
         emb([1.0])
 
 
@@ -75,19 +75,19 @@ def test_rope_preserves_norm_and_dtype():
 
 
 def test_rope_bad_input():
-    with pytest.raises(TypeError, match="x must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"x must be a torch.Tensor"):
         rope_rotate([1.0, 2.0])
-    with pytest.raises(TypeError, match="floating-point"):
+    with pytest.raises(TypeError, match=r"floating-point"):
         rope_rotate(torch.ones(2, 4, dtype=torch.int64))
-    with pytest.raises(ValueError, match="x.size\\(-1\\) must be even"):
+    with pytest.raises(ValueError, match=r"x.size\(-1\) must be even"):
         rope_rotate(torch.ones(2, 3))
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match=r"shape"):
         rope_rotate(torch.ones(4))
     with pytest.raises(ValueError, match=r"positions must have shape \(2,\)"):
         rope_rotate(torch.ones(2, 4), torch.arange(3))
-    with pytest.raises(TypeError, match="positions must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"positions must be a torch.Tensor"):
         rope_rotate(torch.ones(2, 4), [0, 1])
-    with pytest.raises(ValueError, match="base"):
+    with pytest.raises(ValueError, match=r"base"):
         rope_rotate(torch.ones(2, 4), base=-1.0)
 
 
@@ -97,9 +97,9 @@ def test_alibi_slopes_power_of_two_and_interpolated():
     six = alibi_slopes(6)
     expected = torch.cat((2.0 ** (-2.0 * torch.arange(1, 5)), 2.0 ** (-torch.tensor([1.0, 3.0]))))
     torch.testing.assert_close(six, expected.double())
-    with pytest.raises(ValueError, match="n_heads must be >= 1, got 0"):
+    with pytest.raises(ValueError, match=r"n_heads must be >= 1, got 0"):
         alibi_slopes(0)
-    with pytest.raises(TypeError, match="n_heads"):
+    with pytest.raises(TypeError, match=r"n_heads"):
         alibi_slopes(2.0)
 
 
@@ -113,7 +113,7 @@ def test_alibi_bias_structure():
     assert torch.isneginf(bias[:, ~lower]).all()
     sym = alibi_bias(2, 5, causal=False)
     assert torch.equal(sym, sym.transpose(-1, -2)) and torch.isfinite(sym).all()
-    with pytest.raises(TypeError, match="causal"):
+    with pytest.raises(TypeError, match=r"causal"):
         alibi_bias(2, 5, causal="yes")
-    with pytest.raises(ValueError, match="seq_len"):
+    with pytest.raises(ValueError, match=r"seq_len"):
         alibi_bias(2, 0)

@@ -57,15 +57,15 @@ def test_offset_statistics_against_loop():
 
 def test_bad_input():
     t = sinusoidal_table(4, 8)
-    with pytest.raises(ValueError, match="both w_q and w_k"):
+    with pytest.raises(ValueError, match=r"both w_q and w_k"):
         position_scores(t, torch.eye(8))
     with pytest.raises(ValueError, match=r"w_q must have shape \(8, width\)"):
         position_scores(t, torch.eye(4), torch.eye(4))
-    with pytest.raises(ValueError, match="n_heads must divide the projected width 8, got n_heads=3"):
+    with pytest.raises(ValueError, match=r"n_heads must divide the projected width 8, got n_heads=3"):
         position_scores(t, n_heads=3)
-    with pytest.raises(ValueError, match="same shape"):
+    with pytest.raises(ValueError, match=r"same shape"):
         position_scores(t, torch.eye(8), torch.ones(8, 4))
-    with pytest.raises(ValueError, match="table must be a 2-D tensor"):
+    with pytest.raises(ValueError, match=r"table must be a 2-D tensor"):
         position_scores(torch.ones(3))
-    with pytest.raises(ValueError, match="scores must be a tensor of shape"):
+    with pytest.raises(ValueError, match=r"scores must be a tensor of shape"):
         offset_statistics(torch.ones(2, 3))

@@ -33,13 +33,13 @@ def test_effective_rank_grows_with_length():
 
 
 def test_bad_input():
-    with pytest.raises(TypeError, match="table must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
         singular_values([[1.0]])
     with pytest.raises(ValueError, match=r"shape \(3,\)"):
         singular_values(torch.ones(3))
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match=r"finite"):
         singular_values(torch.tensor([[math.nan]]))
-    with pytest.raises(ValueError, match="energy must be a number in \\(0, 1\\], got 1.5"):
+    with pytest.raises(ValueError, match=r"energy must be a number in \(0, 1\], got 1.5"):
         energy_rank(torch.eye(2), 1.5)
-    with pytest.raises(ValueError, match="method must be one of"):
+    with pytest.raises(ValueError, match=r"method must be one of"):
         effective_rank(torch.eye(2), method="max")

@@ -50,7 +50,7 @@ def test_recipe_rows_dtype_and_bad_recipe():
     for r in RECIPES:
         rows = recipe_rows(r, torch.arange(4), 8)
         assert rows.shape == (4, 8) and rows.dtype.is_floating_point
-    with pytest.raises(ValueError, match="recipe must be one of .*got 'fp8'"):
+    with pytest.raises(ValueError, match=r"recipe must be one of .*got 'fp8'"):
         recipe_rows("fp8", torch.arange(4), 8)
 
 
@@ -71,25 +71,25 @@ def test_integer_limits_match_brute_force():
 def test_running_max_propagates_nan():
     out = running_max(torch.tensor([1.0, 0.5, 3.0, math.nan, 2.0]))
     assert out[:3].tolist() == [1.0, 1.0, 3.0] and out[3:].isnan().all()
-    with pytest.raises(ValueError, match="1-D"):
+    with pytest.raises(ValueError, match=r"1-D"):
         running_max(torch.zeros(2, 2))
 
 
 def test_log_spaced_positions():
     p = log_spaced_positions(10**6, per_decade=10)
     assert p[0] == 1 and p[-1] == 10**6 and (p.diff() > 0).all()
-    with pytest.raises(ValueError, match="stop"):
+    with pytest.raises(ValueError, match=r"stop"):
         log_spaced_positions(0)
-    with pytest.raises(ValueError, match="per_decade"):
+    with pytest.raises(ValueError, match=r"per_decade"):
         log_spaced_positions(10, per_decade=0)
 
 
 def test_bad_positions():
-    with pytest.raises(TypeError, match="positions must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"positions must be a torch.Tensor"):
         rows_exact([1, 2], 4)
-    with pytest.raises(ValueError, match="1-D integer"):
+    with pytest.raises(ValueError, match=r"1-D integer"):
         rows_exact(torch.tensor([1.0]), 4)
-    with pytest.raises(ValueError, match="positions must be >= 0, got a minimum of -1"):
+    with pytest.raises(ValueError, match=r"positions must be >= 0, got a minimum of -1"):
         rows_in_dtype(torch.tensor([-1]), 4, dtype=torch.float32)
-    with pytest.raises(TypeError, match="dtype"):
+    with pytest.raises(TypeError, match=r"dtype"):
         rows_in_dtype(torch.tensor([1]), 4, dtype=torch.int32)

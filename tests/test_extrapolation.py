@@ -23,16 +23,16 @@ def test_deterministic_and_global_state_untouched():
 
 
 def test_learned_embedding_cannot_be_evaluated_beyond_max_len():
-    with pytest.raises(ValueError, match="sequence length 128 exceeds max_len=32"):
+    with pytest.raises(ValueError, match=r"sequence length 128 exceeds max_len=32"):
         run_extrapolation("learned", steps=5)
 
 
 def test_model_shapes_and_bad_arguments():
     m = TinyCausalAttention("rope")
     assert m(torch.zeros(2, 7, dtype=torch.long)).shape == (2, 7, 16)
-    with pytest.raises(ValueError, match="encoding must be one of"):
+    with pytest.raises(ValueError, match=r"encoding must be one of"):
         TinyCausalAttention("xpos")
-    with pytest.raises(ValueError, match="d_model / n_heads must be an even integer"):
+    with pytest.raises(ValueError, match=r"d_model / n_heads must be an even integer"):
         TinyCausalAttention("none", d_model=30, n_heads=4)
-    with pytest.raises(ValueError, match="test_len must be > train_len=32, got 16"):
+    with pytest.raises(ValueError, match=r"test_len must be > train_len=32, got 16"):
         run_extrapolation("none", test_len=16)

@@ -66,14 +66,14 @@ def test_odd_width_pads_zero_column_in_t2t_and_fairseq():
         assert t.shape == (20, 7) and torch.equal(t[:, -1], torch.zeros(20, dtype=torch.float64))
     with pytest.raises(RuntimeError):
         tutorial_buffer(10, 7)
-    with pytest.raises(ValueError, match="d_model must be even"):
+    with pytest.raises(ValueError, match=r"d_model must be even"):
         sinusoidal_table(10, 7)
 
 
 def test_fairseq_offset():
     assert torch.equal(fairseq_table(10, 16, padding_idx=1), tensor2tensor_table(12, 16)[2:])
     assert torch.equal(fairseq_table(10, 16, padding_idx=0), tensor2tensor_table(11, 16)[1:])
-    with pytest.raises(ValueError, match="padding_idx must be >= 0, got -1"):
+    with pytest.raises(ValueError, match=r"padding_idx must be >= 0, got -1"):
         fairseq_table(10, 16, padding_idx=-1)
 
 
@@ -105,9 +105,9 @@ def test_shift_residual_separates_valid_and_broken_tables():
     assert pairwise_shift_residual(doubled_exponent_table(64, 32), k=5) < 1e-12
     assert pairwise_shift_residual(odd_cosine_exponent_table(64, 32)) > 0.5
     assert pairwise_shift_residual(doubled_and_odd_exponent_table(64, 32)) > 0.5
-    with pytest.raises(ValueError, match="more than k \\+ 2 = 12 rows, got 5"):
+    with pytest.raises(ValueError, match=r"more than k \+ 2 = 12 rows, got 5"):
         pairwise_shift_residual(torch.zeros(5, 4), k=10)
-    with pytest.raises(ValueError, match="layout"):
+    with pytest.raises(ValueError, match=r"layout"):
         pairwise_shift_residual(torch.zeros(8, 4), layout="sin-first")
 
 
@@ -156,20 +156,20 @@ def test_identify_unknown_and_bad_input():
     assert identify_table(nan).name == "unknown"
     with pytest.raises(ValueError, match=r"pass buffer\[:, 0\]"):
         identify_table(tutorial_buffer(10, 8))
-    with pytest.raises(TypeError, match="floating-point"):
+    with pytest.raises(TypeError, match=r"floating-point"):
         identify_table(torch.zeros(10, 8, dtype=torch.int64))
-    with pytest.raises(TypeError, match="table must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
         identify_table([[0.0]])
-    with pytest.raises(ValueError, match="table.size\\(1\\) must be even"):
+    with pytest.raises(ValueError, match=r"table.size\(1\) must be even"):
         identify_table(torch.zeros(10, 7))
-    with pytest.raises(ValueError, match="table.size\\(0\\) must be >= 4, got 2"):
+    with pytest.raises(ValueError, match=r"table.size\(0\) must be >= 4, got 2"):
         identify_table(torch.zeros(2, 8))
-    with pytest.raises(ValueError, match="atol must be a finite number > 0, got -1"):
+    with pytest.raises(ValueError, match=r"atol must be a finite number > 0, got -1"):
         identify_table(sinusoidal_table(8, 8), atol=-1)
 
 
 def test_converter_bad_input():
-    with pytest.raises(ValueError, match="table.size\\(-1\\) must be even"):
+    with pytest.raises(ValueError, match=r"table.size\(-1\) must be even"):
         interleaved_to_concat(torch.zeros(3, 5))
-    with pytest.raises(TypeError, match="table must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
         concat_to_interleaved([1.0, 2.0])
