@@ -36,7 +36,7 @@ FIGURES: dict[str, FigureSpec] = {
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "dtype-error": FigureSpec("plot_dtype_error", {"max_position": 10**6, "d_model": 512}),
-    "singular-values": FigureSpec("plot_singular_values", {"lengths": (64, 512, 4096), "d_model": 512}),
+    "singular-values": FigureSpec("plot_singular_values", {"lengths": (64, 512, 2048), "d_model": 512}),
     "position-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0}),
 }
 

@@ -15,7 +15,7 @@ from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, t
 
 
 def plot_singular_values(
-    lengths: Sequence[int] = (64, 512, 4096), d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
+    lengths: Sequence[int] = (64, 512, 2048), d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
     """Normalised singular values ``σ_k / σ_1`` of ``sinusoidal_table(L, d_model)`` for several ``L``."""
     lang, theme = check_lang_theme(lang, theme)
