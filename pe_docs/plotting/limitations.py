@@ -63,7 +63,7 @@ def plot_position_scores(
             (
                 axes[1],
                 projected,
-                text(lang, en="(PE_i W_Q) · (PE_j W_K), random W", zh="(PE_i W_Q) · (PE_j W_K)，随机 W"),
+                text(lang, en="(PE_i W_Q) · (PE_j W_K)\nrandom W", zh="(PE_i W_Q) · (PE_j W_K)\n随机 W"),
             ),
         ):
             m = float(scores.abs().max())
