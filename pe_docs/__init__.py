@@ -4,8 +4,19 @@ The library behind the pe-docs site: every code block on every page imports it a
 Plotting lives in :mod:`pe_docs.plotting` (imports matplotlib); everything here needs only torch.
 """
 
+from pe_docs.alternatives import LearnedPositionalEmbedding, alibi_bias, alibi_slopes, rope_rotate
 from pe_docs.attention import self_attention
+from pe_docs.attention_bias import non_relative_fraction, offset_statistics, position_scores
+from pe_docs.capacity import effective_rank, energy_rank, singular_values
+from pe_docs.dtypes import (
+    RECIPES,
+    first_overflowing_integer,
+    last_exact_integer,
+    recipe_error,
+    recipe_rows,
+)
 from pe_docs.encoding import sinusoidal_table
+from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_extrapolation
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.module import PositionalEncoding
 from pe_docs.numerics import exact_rows, reference_frequencies, row_errors, rows_in_dtype, ulp, ulp_error
@@ -17,24 +28,74 @@ from pe_docs.similarity import (
     min_row_distance,
     neighbour_similarity,
 )
+from pe_docs.variants import (
+    KNOWN_TABLES,
+    TableMatch,
+    concat_paper_table,
+    concat_to_interleaved,
+    doubled_and_odd_exponent_table,
+    doubled_exponent_table,
+    fairseq_table,
+    identify_table,
+    integer_exponent_table,
+    interleaved_to_concat,
+    odd_cosine_exponent_table,
+    pairwise_shift_residual,
+    tensor2tensor_table,
+    tutorial_buffer,
+    wrong_axis_rows,
+)
 
 __all__ = [
+    "KNOWN_TABLES",
+    "RECIPES",
+    "ExtrapolationResult",
+    "LearnedPositionalEmbedding",
     "PositionalEncoding",
     "RowDistance",
+    "TableMatch",
+    "TinyCausalAttention",
+    "alibi_bias",
+    "alibi_slopes",
     "binary_code",
+    "concat_paper_table",
+    "concat_to_interleaved",
+    "doubled_and_odd_exponent_table",
+    "doubled_exponent_table",
+    "effective_rank",
+    "energy_rank",
     "exact_rows",
+    "fairseq_table",
     "first_negative",
+    "first_overflowing_integer",
     "first_rise",
+    "identify_table",
+    "integer_exponent_table",
+    "interleaved_to_concat",
     "inverse_frequencies",
+    "last_exact_integer",
     "min_row_distance",
     "neighbour_similarity",
+    "non_relative_fraction",
+    "odd_cosine_exponent_table",
+    "offset_statistics",
+    "pairwise_shift_residual",
+    "position_scores",
+    "recipe_error",
+    "recipe_rows",
     "reference_frequencies",
+    "rope_rotate",
     "row_errors",
     "rows_in_dtype",
+    "run_extrapolation",
     "self_attention",
+    "singular_values",
     "sinusoidal_table",
+    "tensor2tensor_table",
+    "tutorial_buffer",
     "ulp",
     "ulp_error",
     "wavelengths",
+    "wrong_axis_rows",
 ]
 __version__ = "0.1.0"

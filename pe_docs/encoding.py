@@ -48,7 +48,7 @@ def sinusoidal_table(
         TypeError: a size is not an integer, ``base`` is not a real number, ``dtype`` is not floating.
         ValueError: ``max_len`` < 1, ``d_model`` odd or < 1, ``base`` <= 0 or not finite, unknown ``layout``.
 
-    Example:
+    Examples:
         >>> sinusoidal_table(2, 4, dtype=torch.float64)
         tensor([[0.0000, 1.0000, 0.0000, 1.0000],
                 [0.8415, 0.5403, 0.0100, 0.9999]], dtype=torch.float64)

@@ -36,7 +36,7 @@ def inverse_frequencies(
         TypeError: ``d_model`` is not an integer, ``base`` not a real number, ``dtype`` not floating.
         ValueError: ``d_model`` is odd or < 1, ``base`` <= 0 or not finite, ``method`` unknown.
 
-    Example:
+    Examples:
         >>> inverse_frequencies(4)
         tensor([1.0000, 0.0100], dtype=torch.float64)
     """
@@ -56,7 +56,7 @@ def wavelengths(d_model: int, *, base: float = 10000.0) -> torch.Tensor:
     They form a geometric progression from ``2π`` (``i = 0``) to ``2π · base^((d-2)/d)``
     (``i = d/2 - 1``); neighbours differ by the factor ``base^(2/d)``.
 
-    Example:
+    Examples:
         >>> wavelengths(4)
         tensor([  6.2832, 628.3185], dtype=torch.float64)
     """

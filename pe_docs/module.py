@@ -23,7 +23,7 @@ class PositionalEncoding(nn.Module):
         base: The constant in the frequencies ``base^(-2i/d_model)``.
         batch_first: Inputs are ``(batch, seq, d_model)`` if true, ``(seq, batch, d_model)`` otherwise.
 
-    Example:
+    Examples:
         >>> pe = PositionalEncoding(d_model=16, max_len=32, dropout=0.0)
         >>> pe(torch.zeros(2, 5, 16)).shape
         torch.Size([2, 5, 16])

@@ -37,7 +37,7 @@ def ulp(x: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
         TypeError: ``x`` is not a tensor, or ``dtype`` (or ``x.dtype`` when ``dtype`` is omitted) is not a
             floating-point dtype.
 
-    Example:
+    Examples:
         >>> ulp(torch.tensor([1.0, 3.0]))
         tensor([1.1921e-07, 2.3842e-07], dtype=torch.float64)
     """
@@ -72,7 +72,7 @@ def ulp_error(approx: torch.Tensor, reference: torch.Tensor | Sequence[Any]) -> 
         ValueError: the sizes differ, or a float64 reference is used for a float64 ``approx`` (it cannot
             resolve float64 errors: use mpmath values).
 
-    Example:
+    Examples:
         >>> w32 = torch.tensor([1 / 3], dtype=torch.float32)
         >>> ulp_error(w32, torch.tensor([1 / 3], dtype=torch.float64))
         tensor([0.3333], dtype=torch.float64)
@@ -135,7 +135,7 @@ def reference_frequencies(d_model: int, *, base: float = 10000.0, digits: int = 
     Raises:
         TypeError, ValueError: as for :func:`pe_docs.inverse_frequencies`, or ``digits`` < 20.
 
-    Example:
+    Examples:
         >>> [float(w) for w in reference_frequencies(4)]
         [1.0, 0.01]
     """
@@ -178,7 +178,7 @@ def rows_in_dtype(
         TypeError: ``positions`` is not integer-valued, or another argument has the wrong type.
         ValueError: a position is negative, ``positions`` is not 1-D, or another argument is invalid.
 
-    Example:
+    Examples:
         >>> rows_in_dtype([0, 1], 4)
         tensor([[0.0000, 1.0000, 0.0000, 1.0000],
                 [0.8415, 0.5403, 0.0100, 0.9999]])
@@ -200,7 +200,7 @@ def exact_rows(
     The reference for :func:`rows_in_dtype`; the same values as ``sinusoidal_table(..., dtype=float64)`` at
     those rows, without building the rows in between.
 
-    Example:
+    Examples:
         >>> exact_rows([1], 2)
         tensor([[0.8415, 0.5403]], dtype=torch.float64)
     """
@@ -224,7 +224,7 @@ def row_errors(
     Returns:
         A float64 tensor of shape ``(len(positions),)``.
 
-    Example:
+    Examples:
         >>> row_errors([0], 8)
         tensor([0.], dtype=torch.float64)
     """

@@ -37,7 +37,7 @@ def neighbour_similarity(d_model: int, max_k: int, *, base: float = 10000.0) -> 
         TypeError: ``d_model`` or ``max_k`` is not an integer, ``base`` is not a real number.
         ValueError: ``d_model`` is odd or < 1, ``max_k`` < 0, ``base`` invalid.
 
-    Example:
+    Examples:
         >>> neighbour_similarity(4, 1)
         tensor([1.0000, 0.7701], dtype=torch.float64)
     """
@@ -68,7 +68,7 @@ def first_rise(values: torch.Tensor) -> int | None:
         TypeError: ``values`` is not a real tensor.
         ValueError: ``values`` is not 1-D.
 
-    Example:
+    Examples:
         >>> first_rise(torch.tensor([3.0, 2.0, 2.5, 1.0]))
         1
     """
@@ -90,7 +90,7 @@ def first_negative(values: torch.Tensor) -> int | None:
         TypeError: ``values`` is not a real tensor.
         ValueError: ``values`` is not 1-D.
 
-    Example:
+    Examples:
         >>> first_negative(torch.tensor([1.0, 0.2, -0.1, 0.3]))
         2
     """
@@ -124,7 +124,7 @@ def min_row_distance(table: torch.Tensor) -> RowDistance:
         TypeError: ``table`` is not a real floating-point or integer tensor.
         ValueError: ``table`` is not 2-D or has fewer than two rows.
 
-    Example:
+    Examples:
         >>> min_row_distance(torch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]))
         RowDistance(distance=1.0, i=0, j=2)
     """
@@ -169,7 +169,7 @@ def binary_code(n_positions: int, n_bits: int) -> torch.Tensor:
         TypeError: an argument is not an integer.
         ValueError: an argument is < 1, or ``n_positions > 2**n_bits``.
 
-    Example:
+    Examples:
         >>> binary_code(4, 2)
         tensor([[0, 0],
                 [1, 0],

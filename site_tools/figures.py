@@ -44,6 +44,9 @@ FIGURES: dict[str, FigureSpec] = {
     "neighbour-similarity": FigureSpec("plot_neighbour_similarity", {"d_models": (128, 512), "max_k": 4000}),
     "frequency-ulps": FigureSpec("plot_frequency_ulps", {"d_model": 768}),
     "log-trick-error": FigureSpec("plot_log_trick_error", {"d_model": 512, "max_position": 10**6}),
+    "dtype-error": FigureSpec("plot_dtype_error", {"max_position": 10**6, "d_model": 512}),
+    "singular-values": FigureSpec("plot_singular_values", {"lengths": (64, 512, 2048), "d_model": 512}),
+    "position-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0}),
 }
 
 

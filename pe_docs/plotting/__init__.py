@@ -5,6 +5,8 @@ a ``matplotlib.figure.Figure``; the site renders each for both languages and bot
 """
 
 from pe_docs.plotting._style import LANGS, THEMES, cjk_family, text, themed
+from pe_docs.plotting.dtypes import plot_dtype_error
+from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
 from pe_docs.plotting.wavelength import (
@@ -19,11 +21,14 @@ __all__ = [
     "THEMES",
     "cjk_family",
     "plot_binary_vs_sinusoid",
+    "plot_dtype_error",
     "plot_frequency_ulps",
     "plot_heatmap",
     "plot_log_trick_error",
     "plot_neighbour_similarity",
+    "plot_position_scores",
     "plot_scales",
+    "plot_singular_values",
     "plot_waveforms",
     "plot_wavelengths",
     "text",

@@ -1,0 +1,76 @@
+"""Figures for the limitations page: singular values of the table, and PE-only attention scores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from matplotlib.figure import Figure
+
+from pe_docs._checks import check_int
+from pe_docs.attention_bias import position_scores
+from pe_docs.capacity import singular_values
+from pe_docs.encoding import sinusoidal_table
+from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+
+
+def plot_singular_values(
+    lengths: Sequence[int] = (64, 512, 2048), d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
+) -> Figure:
+    """Normalised singular values ``σ_k / σ_1`` of ``sinusoidal_table(L, d_model)`` for several ``L``."""
+    lang, theme = check_lang_theme(lang, theme)
+    with themed(lang, theme):
+        fig, ax = new_figure(7.0, 3.8)
+        for length in lengths:
+            check_int("lengths[...]", length, minimum=2)
+            s = singular_values(sinusoidal_table(length, d_model, dtype=torch.float64))
+            ax.plot(
+                torch.arange(1, s.numel() + 1).numpy(),
+                (s / s[0]).numpy(),
+                label=f"L = {length}",
+                linewidth=1.6,
+            )
+        ax.set_yscale("log")
+        ax.set_ylim(1e-12, 2)
+        ax.set_xlabel(text(lang, en="index k of the singular value", zh="奇异值序号 k"))
+        ax.set_ylabel("σ_k / σ_1")
+        ax.set_title(
+            text(
+                lang,
+                en=f"Singular values of the table, d_model = {d_model}",
+                zh=f"编码表的奇异值，d_model = {d_model}",
+            )
+        )
+        ax.legend(fontsize=9)
+    return fig
+
+
+def plot_position_scores(
+    max_len: int = 64, d_model: int = 64, *, seed: int = 0, lang: Lang = "en", theme: Theme = "light"
+) -> Figure:
+    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W)."""
+    lang, theme = check_lang_theme(lang, theme)
+    table = sinusoidal_table(max_len, d_model, dtype=torch.float64)
+    g = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    w_q = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
+    w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
+    plain = position_scores(table)[0]
+    projected = position_scores(table, w_q, w_k)[0]
+    with themed(lang, theme):
+        fig, axes = new_figure(7.6, 3.7, ncols=2)
+        for ax, scores, title in (
+            (axes[0], plain, text(lang, en="PE_i · PE_j", zh="PE_i · PE_j")),
+            (
+                axes[1],
+                projected,
+                text(lang, en="(PE_i W_Q) · (PE_j W_K)\nrandom W", zh="(PE_i W_Q) · (PE_j W_K)\n随机 W"),
+            ),
+        ):
+            m = float(scores.abs().max())
+            im = ax.imshow(scores.numpy(), cmap="RdBu_r", vmin=-m, vmax=m, interpolation="nearest")
+            ax.grid(False)
+            ax.set_title(title, fontsize=10)
+            ax.set_xlabel(text(lang, en="key position j", zh="键位置 j"))
+            ax.set_ylabel(text(lang, en="query position i", zh="查询位置 i"))
+            fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig

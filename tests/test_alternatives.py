@@ -1,0 +1,119 @@
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pe_docs import LearnedPositionalEmbedding, alibi_bias, alibi_slopes, rope_rotate
+
+
+def test_learned_embedding_adds_rows_and_fails_past_max_len():
+    emb = LearnedPositionalEmbedding(8, 4)
+    x = torch.zeros(2, 8, 4)
+    assert torch.equal(emb(x), emb.weight[None].expand(2, 8, 4))
+    seq_first = LearnedPositionalEmbedding(8, 4, batch_first=False)
+    assert torch.equal(seq_first(torch.zeros(3, 2, 4))[:, 1], seq_first.weight[:3])
+    assert sum(p.numel() for p in emb.parameters()) == 32
+    with pytest.raises(ValueError, match=r"sequence length 9 exceeds max_len=8"):
+        emb(torch.zeros(1, 9, 4))
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "exc", "msg"),
+    [
+        ((0, 4), {}, ValueError, "max_len"),
+        ((4, 0), {}, ValueError, "d_model"),
+        ((4.0, 4), {}, TypeError, "max_len"),
+        ((4, 4), {"batch_first": 1}, TypeError, "batch_first"),
+    ],
+)
+def test_learned_embedding_bad_arguments(args, kwargs, exc, msg):
+    with pytest.raises(exc, match=msg):
+        LearnedPositionalEmbedding(*args, **kwargs)
+
+
+def test_learned_embedding_bad_input():
+    emb = LearnedPositionalEmbedding(8, 4)
+    with pytest.raises(ValueError, match=r"\(2, 8, 5\)"):
+        emb(torch.zeros(2, 8, 5))
+    with pytest.raises(TypeError, match=r"x must be a torch.Tensor"):
+        emb([1.0])
+
+
+def test_rope_matches_complex_multiplication():
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(5, 8, dtype=torch.float64, generator=g)
+    pos = torch.tensor([0, 3, 7, 100, 12345])
+    w = 10000.0 ** (-torch.arange(0, 8, 2, dtype=torch.float64) / 8)
+    z = torch.complex(x[:, 0::2], x[:, 1::2]) * torch.polar(
+        torch.ones(5, 4, dtype=torch.float64), pos[:, None] * w
+    )
+    expected = torch.stack((z.real, z.imag), -1).flatten(-2)
+    torch.testing.assert_close(rope_rotate(x, pos), expected, rtol=0, atol=1e-12)
+    assert torch.equal(rope_rotate(x[:2]), rope_rotate(x[:2], torch.arange(2)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(i=st.integers(0, 5000), j=st.integers(0, 5000), shift=st.integers(0, 5000))
+def test_rope_dot_product_depends_only_on_offset(i, j, shift):
+    g = torch.Generator().manual_seed(1)
+    q = torch.randn(1, 16, dtype=torch.float64, generator=g)
+    k = torch.randn(1, 16, dtype=torch.float64, generator=g)
+
+    def score(a, b):
+        return float(rope_rotate(q, torch.tensor([a])) @ rope_rotate(k, torch.tensor([b])).T)
+
+    assert math.isclose(score(i, j), score(i + shift, j + shift), abs_tol=1e-9)
+
+
+def test_rope_preserves_norm_and_dtype():
+    x = torch.randn(3, 10, 8)
+    y = rope_rotate(x)
+    assert y.dtype == torch.float32 and y.shape == x.shape
+    torch.testing.assert_close(y.norm(dim=-1), x.norm(dim=-1))
+
+
+def test_rope_bad_input():
+    with pytest.raises(TypeError, match=r"x must be a torch.Tensor"):
+        rope_rotate([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"floating-point"):
+        rope_rotate(torch.ones(2, 4, dtype=torch.int64))
+    with pytest.raises(ValueError, match=r"x.size\(-1\) must be even"):
+        rope_rotate(torch.ones(2, 3))
+    with pytest.raises(ValueError, match=r"shape"):
+        rope_rotate(torch.ones(4))
+    with pytest.raises(ValueError, match=r"positions must have shape \(2,\)"):
+        rope_rotate(torch.ones(2, 4), torch.arange(3))
+    with pytest.raises(TypeError, match=r"positions must be a torch.Tensor"):
+        rope_rotate(torch.ones(2, 4), [0, 1])
+    with pytest.raises(ValueError, match=r"base"):
+        rope_rotate(torch.ones(2, 4), base=-1.0)
+
+
+def test_alibi_slopes_power_of_two_and_interpolated():
+    torch.testing.assert_close(alibi_slopes(8), 2.0 ** -torch.arange(1, 9, dtype=torch.float64))
+    assert alibi_slopes(1).tolist() == [2.0**-8]
+    six = alibi_slopes(6)
+    expected = torch.cat((2.0 ** (-2.0 * torch.arange(1, 5)), 2.0 ** (-torch.tensor([1.0, 3.0]))))
+    torch.testing.assert_close(six, expected.double())
+    with pytest.raises(ValueError, match=r"n_heads must be >= 1, got 0"):
+        alibi_slopes(0)
+    with pytest.raises(TypeError, match=r"n_heads"):
+        alibi_slopes(2.0)
+
+
+def test_alibi_bias_structure():
+    bias = alibi_bias(4, 6)
+    assert bias.shape == (4, 6, 6)
+    slopes = alibi_slopes(4)
+    i, j = torch.meshgrid(torch.arange(6), torch.arange(6), indexing="ij")
+    lower = j <= i
+    torch.testing.assert_close(bias[:, lower], -(slopes[:, None] * (i - j)[lower].double()))
+    assert torch.isneginf(bias[:, ~lower]).all()
+    sym = alibi_bias(2, 5, causal=False)
+    assert torch.equal(sym, sym.transpose(-1, -2)) and torch.isfinite(sym).all()
+    with pytest.raises(TypeError, match=r"causal"):
+        alibi_bias(2, 5, causal="yes")
+    with pytest.raises(ValueError, match=r"seq_len"):
+        alibi_bias(2, 0)
