@@ -26,7 +26,8 @@ def position_scores(
 
     Args:
         table: ``(L, d)`` positional table.
-        w_q, w_k: ``(d, width)`` projections, both or neither.
+        w_q: ``(d, width)`` query projection; give both projections or neither.
+        w_k: ``(d, width)`` key projection; give both projections or neither.
         n_heads: Number of heads; must divide ``width``.
 
     Examples:

@@ -138,7 +138,8 @@ def tensor2tensor_table(
     Args:
         max_len: Number of positions.
         d_model: Width (the "channels"); an integer >= 2.
-        min_timescale, max_timescale: Shortest and longest timescale (``1/w``).
+        min_timescale: Shortest timescale (``1/w``).
+        max_timescale: Longest timescale (``1/w``).
         start: First position.
         dtype: Dtype of the result (the phase is always formed in float64).
 

@@ -40,9 +40,10 @@ def chromium() -> Iterator[object]:
 
 
 RAW_TEX_JS = """() => {
-  const article = document.querySelector('article').cloneNode(true);
-  article.querySelectorAll('pre, code, script, style, .katex, .highlight').forEach(e => e.remove());
-  const text = article.textContent;
+  // the page body and the navigation/table of contents (headings with TeX would show raw there)
+  const parts = [...document.querySelectorAll('article, .md-sidebar')].map(e => e.cloneNode(true));
+  parts.forEach(p => p.querySelectorAll('pre, code, script, style, .katex, .highlight').forEach(e => e.remove()));
+  const text = parts.map(p => p.textContent).join(' ');
   const marks = ['\\\\(', '\\\\[', '$$', '\\\\frac', '\\\\sin', '\\\\cos', '_{', '^{'];
   return marks.filter(m => text.includes(m));
 }"""
