@@ -1,0 +1,27 @@
+"""The repository is ruff-clean (the configuration is in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_library_does_not_import_site_tooling_or_matplotlib_at_top_level() -> None:
+    """`import pe_docs` needs only torch: matplotlib lives in pe_docs.plotting, site code in site_tools."""
+    code = (
+        "import sys, pe_docs; "
+        "bad = [m for m in ('matplotlib', 'site_tools', 'mkdocs', 'mpmath') if m in sys.modules]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
