@@ -95,7 +95,9 @@ def sinusoidal_table(
     return table if device is None else table.to(device=device)
 
 
-def _table_rows(first: int, count: int, d: int, *, base: float, dtype: torch.dtype, layout: str) -> torch.Tensor:
+def _table_rows(
+    first: int, count: int, d: int, *, base: float, dtype: torch.dtype, layout: str
+) -> torch.Tensor:
     """Rows ``first … first + count - 1`` of the table (arguments already checked); CPU, ``dtype``."""
     w = inverse_frequencies(d, base=base, dtype=torch.float64)
     out = torch.empty(count, d, dtype=dtype)
@@ -155,7 +157,8 @@ def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -
         turn = torch.complex(cos_b, -sin_b)  # (block, h): multiplying by it advances z by b positions
         z_out = out.view(torch.complex64)  # (count, h)
         if full:
-            torch.mul(z_start[:full, None, :], turn[None, :, :], out=z_out[: full * block].view(full, block, h))
+            blocks = z_out[: full * block].view(full, block, h)
+            torch.mul(z_start[:full, None, :], turn[None, :, :], out=blocks)
         if rest:
             torch.mul(z_start[full], turn[:rest], out=z_out[full * block :])
         return
