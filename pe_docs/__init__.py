@@ -8,10 +8,12 @@ from pe_docs.attention import self_attention
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.module import PositionalEncoding
+from pe_docs.relative import relative_transform
 
 __all__ = [
     "PositionalEncoding",
     "inverse_frequencies",
+    "relative_transform",
     "self_attention",
     "sinusoidal_table",
     "wavelengths",
