@@ -111,8 +111,11 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     saved_threads = torch.get_num_threads()
     errors = {name: max_error(VARIANTS[name](L, d)) for name in ("a", "b", "d")}
     print(f"float32 table, L = {L}, d = {d}, torch {torch.__version__}, median of {args.repeats} runs")
-    print("max abs error vs float64 reference:  "
-          + "  ".join(f"({name}) {err:.2e}" for name, err in errors.items()) + "  (c) -")
+    print(
+        "max abs error vs float64 reference:  "
+        + "  ".join(f"({name}) {err:.2e}" for name, err in errors.items())
+        + "  (c) -"
+    )
     results: dict[int, dict[str, float]] = {}
     try:
         for threads in args.threads:

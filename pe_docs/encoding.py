@@ -64,7 +64,9 @@ def sinusoidal_table(
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
 
-    No temporary is larger than the output. The result is built on the CPU.
+    No temporary is larger than the output (for ``max_len >= 2``; the helper tables have about
+    ``max_len / B + B`` rows for a block size ``B`` chosen so the offsets stay in cache). The result is built
+    on the CPU.
 
     Args:
         max_len: Number of positions (rows); an integer >= 1.
@@ -106,7 +108,8 @@ def _table_rows(
     elif dtype == torch.float32:
         _fill_float32(out, first, w, layout)
     else:
-        rows = max(1, min(count, _CHUNK_ELEMENTS // d))
+        # float32 rows take twice the bytes of 16-bit rows: at most half the rows at a time.
+        rows = max(1, min(count // 2, _CHUNK_ELEMENTS // d))
         buffer = torch.empty(rows, d, dtype=torch.float32)
         for start in range(0, count, rows):
             n = min(rows, count - start)
