@@ -35,6 +35,8 @@ class FigureSpec:
 FIGURES: dict[str, FigureSpec] = {
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
+    "transform-matrices": FigureSpec("plot_transform_matrices", {"ks": (1, 5, 50), "d_model": 16}),
+    "rotating-pairs": FigureSpec("plot_rotating_pairs", {"d_model": 8, "positions": 12, "pairs": (0, 1, 2)}),
 }
 
 
