@@ -30,6 +30,8 @@ LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
 # bytes so that it stays in a core's L2 cache.
 _OFFSET_TABLE_BYTES = 1 << 19
 _MIN_BLOCK, _MAX_BLOCK = 16, 1024
+# Tables with fewer rows than this are computed directly (phase in float64, one rounding per entry).
+_MIN_ROWS = 64
 # Low-precision outputs are produced from float32 rows in chunks of at most this many float32 elements.
 _CHUNK_ELEMENTS = 1 << 20
 
@@ -59,14 +61,14 @@ def sinusoidal_table(
       :func:`pe_docs.relative_transform` applied in bulk. Each rounded input is off by at most ``2^-24``
       relative, so an entry is within ``4 · 2^-24 ≈ 2.4e-7`` of the true value (measured: about 1.5e-7) at
       every position below ``2**24``. The usual tutorial code (phase in float32) is off by about 6e-2 at
-      position ``10**6``.
+      position ``10**6``. Tables of fewer than 64 rows are computed like float64 below, then rounded.
     * ``float64``: the phase ``p · w_i`` is formed in float64 and its sine and cosine are written straight
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
 
-    No temporary is larger than the output (for ``max_len >= 2``; the helper tables have about
-    ``max_len / B + B`` rows for a block size ``B`` chosen so the offsets stay in cache). The result is built
-    on the CPU.
+    No temporary is larger than the output (for ``max_len >= 2``): the two helper tables of the float32
+    method have ``max_len / B + B`` rows together, for a block size ``B <= max_len / 2`` chosen so that the
+    offsets stay in cache. The result is built on the CPU.
 
     Args:
         max_len: Number of positions (rows); an integer >= 1.
@@ -104,7 +106,7 @@ def _table_rows(
     w = inverse_frequencies(d, base=base, dtype=torch.float64)
     out = torch.empty(count, d, dtype=dtype)
     if dtype == torch.float64:
-        _fill_float64(out, first, w, layout)
+        _fill_direct(out, first, w, layout)
     elif dtype == torch.float32:
         _fill_float32(out, first, w, layout)
     else:
@@ -119,19 +121,37 @@ def _table_rows(
 
 
 def _block_size(count: int, d: int) -> int:
-    """Offsets per block: the offset table (``B × d/2`` complex64) stays within ``_OFFSET_TABLE_BYTES``."""
+    """Offsets per block: the offset table (``B × d/2`` complex64) stays within ``_OFFSET_TABLE_BYTES``.
+
+    At most ``count // 2``, so that the two small tables together have fewer rows than the output.
+    """
     b = _OFFSET_TABLE_BYTES // (4 * d)
-    return max(1, min(count, max(_MIN_BLOCK, min(_MAX_BLOCK, b))))
+    return max(1, min(count // 2, max(_MIN_BLOCK, min(_MAX_BLOCK, b))))
 
 
-def _exact_sin_cos(positions: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """``sin`` and ``cos`` of ``positions[:, None] · w`` with the phase in float64, rounded to float32."""
-    phase = positions.to(torch.float64)[:, None] * w[None, :]
-    return torch.sin(phase).to(torch.float32), torch.cos(phase).to(torch.float32)
+def _starts_and_turns(first: int, block: int, n_blocks: int, w: torch.Tensor) -> torch.Tensor:
+    """The two small exact tables as one float32 tensor of shape ``(n_blocks + block, d/2, 2)``.
+
+    Rows ``m < n_blocks`` hold ``(sin(a·w), cos(a·w))`` for the block starts ``a = first + m·block``;
+    rows ``n_blocks + b`` hold ``(cos(b·w), −sin(b·w))`` for the offsets ``b < block``. Read as complex64, a
+    start row is ``z(a) = sin + i·cos``, an offset row is ``e^{−i·b·w}``, and ``z(a) · e^{−i·b·w} = z(a+b)``.
+    The phases and their sines and cosines are computed in float64 and rounded once, on store.
+    """
+    h = w.numel()
+    positions = torch.empty(n_blocks + block, dtype=torch.float64)
+    torch.arange(n_blocks, dtype=torch.float64, out=positions[:n_blocks]).mul_(block).add_(first)
+    torch.arange(block, dtype=torch.float64, out=positions[n_blocks:])
+    phase = positions[:, None] * w[None, :]
+    pairs = torch.empty(n_blocks + block, h, 2, dtype=torch.float32)
+    torch.sin(phase[:n_blocks], out=pairs[:n_blocks, :, 0])
+    torch.cos(phase[:n_blocks], out=pairs[:n_blocks, :, 1])
+    torch.cos(phase[n_blocks:], out=pairs[n_blocks:, :, 0])
+    torch.sin(phase[n_blocks:], out=pairs[n_blocks:, :, 1]).neg_()
+    return pairs
 
 
-def _fill_float64(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
-    """float64 table: phase in float64, sines and cosines written directly into ``out``."""
+def _fill_direct(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
+    """Phase in float64; its sine and cosine rounded once, straight into ``out`` (float64 or float32)."""
     count, d = out.shape
     h = d // 2
     phase = torch.arange(first, first + count, dtype=torch.float64)[:, None] * w[None, :]
@@ -148,16 +168,18 @@ def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -
     """float32 rows ``first …`` into the contiguous ``out`` by block start × offset (angle addition)."""
     count, d = out.shape
     h = d // 2
+    if count < _MIN_ROWS:
+        _fill_direct(out, first, w, layout)
+        return
     block = _block_size(count, d)
     n_blocks = -(-count // block)
     full = count // block  # blocks with all `block` offsets; the last one may be ragged
     rest = count - full * block
-    sin_a, cos_a = _exact_sin_cos(first + block * torch.arange(n_blocks, dtype=torch.int64), w)
-    sin_b, cos_b = _exact_sin_cos(torch.arange(block, dtype=torch.int64), w)
+    pairs = _starts_and_turns(first, block, n_blocks, w)
     if layout == "interleaved":
         # Memory of a row is sin, cos, sin, cos, …: viewed as complex64 it holds z = sin + i·cos.
-        z_start = torch.complex(sin_a, cos_a)  # (n_blocks, h)
-        turn = torch.complex(cos_b, -sin_b)  # (block, h): multiplying by it advances z by b positions
+        z = pairs.view(torch.complex64).view(n_blocks + block, h)
+        z_start, turn = z[:n_blocks], z[n_blocks:]  # turn[b] = e^{-i·b·w}: advances z by b positions
         z_out = out.view(torch.complex64)  # (count, h)
         if full:
             blocks = z_out[: full * block].view(full, block, h)
@@ -165,8 +187,10 @@ def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -
         if rest:
             torch.mul(z_start[full], turn[:rest], out=z_out[full * block :])
         return
-    # Concatenated layout: real arithmetic into the two halves.
+    # Concatenated layout: real arithmetic into the two halves (small inputs made contiguous first).
     #   sin(a+b) = sin a · cos b + cos a · sin b,   cos(a+b) = cos a · cos b − sin a · sin b
+    sin_a, cos_a = pairs[:n_blocks, :, 0].contiguous(), pairs[:n_blocks, :, 1].contiguous()
+    cos_b, minus_sin_b = pairs[n_blocks:, :, 0].contiguous(), pairs[n_blocks:, :, 1].contiguous()
     parts = []
     if full:
         parts.append((out[: full * block].view(full, block, d), slice(0, full), slice(None)))
@@ -174,7 +198,7 @@ def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -
         parts.append((out[full * block :].view(1, rest, d), slice(full, full + 1), slice(0, rest)))
     for target, starts, offsets in parts:
         sa, ca = sin_a[starts, None, :], cos_a[starts, None, :]
-        sb, cb = sin_b[None, offsets, :], cos_b[None, offsets, :]
+        msb, cb = minus_sin_b[None, offsets, :], cos_b[None, offsets, :]
         sin_out, cos_out = target[..., :h], target[..., h:]
-        torch.mul(sa, cb, out=sin_out).addcmul_(ca, sb)
-        torch.mul(ca, cb, out=cos_out).addcmul_(sa, sb, value=-1.0)
+        torch.mul(sa, cb, out=sin_out).addcmul_(ca, msb, value=-1.0)
+        torch.mul(ca, cb, out=cos_out).addcmul_(sa, msb)
