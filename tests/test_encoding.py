@@ -274,3 +274,11 @@ def test_benchmark_script_runs_small(capsys):
     assert errors["a"] > errors["d"]
     out = capsys.readouterr().out
     assert "d/c = " in out and "a/d = " in out and "b/d = " in out
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_short_tables_are_rounded_once(layout):
+    # below 64 rows the float32 table is the float64-phase table rounded once, bit for bit
+    for count in [1, 2, 33, 63]:
+        expected = reference64(0, count, 40, layout).to(torch.float32)
+        assert torch.equal(sinusoidal_table(count, 40, layout=layout), expected)
