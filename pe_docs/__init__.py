@@ -20,6 +20,7 @@ from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.module import PositionalEncoding
 from pe_docs.numerics import exact_rows, reference_frequencies, row_errors, rows_in_dtype, ulp, ulp_error
+from pe_docs.relative import relative_transform
 from pe_docs.similarity import (
     RowDistance,
     binary_code,
@@ -84,6 +85,7 @@ __all__ = [
     "recipe_error",
     "recipe_rows",
     "reference_frequencies",
+    "relative_transform",
     "rope_rotate",
     "row_errors",
     "rows_in_dtype",

@@ -8,6 +8,7 @@ from pe_docs.plotting._style import LANGS, THEMES, cjk_family, text, themed
 from pe_docs.plotting.dtypes import plot_dtype_error
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
+from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
@@ -27,8 +28,10 @@ __all__ = [
     "plot_log_trick_error",
     "plot_neighbour_similarity",
     "plot_position_scores",
+    "plot_rotating_pairs",
     "plot_scales",
     "plot_singular_values",
+    "plot_transform_matrices",
     "plot_waveforms",
     "plot_wavelengths",
     "text",

@@ -1,0 +1,113 @@
+"""Figures of the relative transform: the matrices ``T_k`` and the (sin, cos) pairs turning on circles."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+
+from pe_docs._checks import check_d_model, check_int
+from pe_docs.encoding import sinusoidal_table
+from pe_docs.frequencies import inverse_frequencies
+from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, text, themed
+from pe_docs.relative import relative_transform
+
+
+def plot_transform_matrices(
+    ks: Sequence[int] = (1, 5, 50),
+    d_model: int = 16,
+    *,
+    lang: Lang = "en",
+    theme: Theme = "light",
+) -> Figure:
+    """Heatmaps of ``relative_transform(k, d_model)`` for each ``k``: 2×2 rotations on the diagonal."""
+    lang, theme = check_lang_theme(lang, theme)
+    d = check_d_model(d_model)
+    ks = [check_int("ks[...]", k) for k in ks]
+    if not ks:
+        raise ValueError("ks must contain at least one offset, got an empty sequence")
+    with themed(lang, theme):
+        fig, axes = plt.subplots(
+            1, len(ks), figsize=(2.5 * len(ks) + 0.8, 3.3), layout="constrained", squeeze=False
+        )
+        image = None
+        for ax, k in zip(axes[0], ks, strict=True):
+            image = ax.imshow(
+                relative_transform(k, d).numpy(), cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
+            )
+            ax.grid(False)
+            ax.set_title(f"$T_{{{k}}}$")
+            ax.set_xticks(range(0, d, 4))
+            ax.set_yticks(range(0, d, 4))
+            ax.set_xlabel(text(lang, en="column", zh="列"))
+        axes[0][0].set_ylabel(text(lang, en="row", zh="行"))
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8)
+        fig.suptitle(
+            text(
+                lang,
+                en=f"Relative transforms, d_model = {d}: one 2×2 rotation per frequency",
+                zh=f"相对变换矩阵（d_model = {d}）：每个频率一个 2×2 旋转块",
+            ),
+            fontsize=11,
+        )
+    return fig
+
+
+def plot_rotating_pairs(
+    d_model: int = 8,
+    positions: int = 12,
+    pairs: Sequence[int] = (0, 1, 2),
+    *,
+    lang: Lang = "en",
+    theme: Theme = "light",
+) -> Figure:
+    """Each (sin, cos) pair as a point on the unit circle, for positions ``0 … positions - 1``.
+
+    Pair ``i`` is drawn at ``(cos(p·w_i), sin(p·w_i))``, so moving one position turns it by the angle
+    ``w_i``: the first pair runs round the circle, later pairs barely move.
+    """
+    lang, theme = check_lang_theme(lang, theme)
+    d = check_d_model(d_model)
+    n = check_int("positions", positions, minimum=2)
+    pairs = [check_int("pairs[...]", i, minimum=0) for i in pairs]
+    if not pairs:
+        raise ValueError("pairs must contain at least one pair index, got an empty sequence")
+    for i in pairs:
+        if i >= d // 2:
+            raise ValueError(f"pairs must be < d_model / 2 = {d // 2}, got {i}")
+    table = sinusoidal_table(n, d, dtype=torch.float64).numpy()
+    w = inverse_frequencies(d).numpy()
+    circle = np.linspace(0, 2 * np.pi, 200)
+    with themed(lang, theme):
+        fig, axes = plt.subplots(
+            1, len(pairs), figsize=(2.6 * len(pairs) + 0.6, 3.3), layout="constrained", squeeze=False
+        )
+        colours = plt.get_cmap("viridis")(np.linspace(0, 1, n))
+        for ax, i in zip(axes[0], pairs, strict=True):
+            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            xs, ys = table[:, 2 * i + 1], table[:, 2 * i]
+            ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
+            ax.scatter(xs, ys, c=colours, s=28, zorder=3)
+            # label p = 1 only where it has visibly moved away from p = 0
+            for p in (0, 1, n - 1) if w[i] > 0.5 else (0, n - 1):
+                ax.annotate(f"p={p}", (xs[p], ys[p]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+            ax.set_aspect("equal")
+            ax.set_xlim(-1.35, 1.35)
+            ax.set_ylim(-1.35, 1.35)
+            ax.set_xlabel(f"cos(p·w_{i})")
+            ax.set_title(
+                text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10
+            )
+        axes[0][0].set_ylabel("sin(p·w_i)")
+        fig.suptitle(
+            text(
+                lang,
+                en=f"Positions 0…{n - 1}: each pair turns by w_i per step",
+                zh=f"位置 0…{n - 1}：每前进一步，第 i 对转过角度 w_i",
+            ),
+            fontsize=11,
+        )
+    return fig
