@@ -30,8 +30,6 @@ LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
 # bytes so that it stays in a core's L2 cache.
 _OFFSET_TABLE_BYTES = 1 << 19
 _MIN_BLOCK, _MAX_BLOCK = 16, 1024
-# Tables with fewer rows than this are computed directly (phase in float64, one rounding per entry).
-_MIN_ROWS = 64
 # Low-precision outputs are produced from float32 rows in chunks of at most this many float32 elements.
 _CHUNK_ELEMENTS = 1 << 20
 
@@ -61,7 +59,9 @@ def sinusoidal_table(
       :func:`pe_docs.relative_transform` applied in bulk. Each rounded input is off by at most ``2^-24``
       relative, so an entry is within ``4 · 2^-24 ≈ 2.4e-7`` of the true value (measured: about 1.5e-7) at
       every position below ``2**24``. The usual tutorial code (phase in float32) is off by about 6e-2 at
-      position ``10**6``. Tables of fewer than 64 rows are computed like float64 below, then rounded.
+      position ``10**6``. Row ``p`` comes from the same block start and offset whatever ``max_len`` is, and
+      the first rows (the first block, at least 16) are exactly the float64 values rounded once; elsewhere
+      the last bit may depend on how PyTorch vectorises and splits the multiplication.
     * ``float64``: the phase ``p · w_i`` is formed in float64 and its sine and cosine are written straight
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
@@ -120,29 +120,28 @@ def _table_rows(
     return out
 
 
-def _block_size(count: int, d: int) -> int:
-    """Offsets per block: the offset table (``B × d/2`` complex64) stays within ``_OFFSET_TABLE_BYTES``.
+def _block_size(d: int) -> int:
+    """Offsets per block, fixed by the width alone, so that a row never depends on the table's length.
 
-    At most ``count // 2``, so that the two small tables together have fewer rows than the output.
+    The offset table (``B × d/2`` complex64) stays within ``_OFFSET_TABLE_BYTES`` (a core's L2 cache).
     """
-    b = _OFFSET_TABLE_BYTES // (4 * d)
-    return max(1, min(count // 2, max(_MIN_BLOCK, min(_MAX_BLOCK, b))))
+    return max(_MIN_BLOCK, min(_MAX_BLOCK, _OFFSET_TABLE_BYTES // (4 * d)))
 
 
-def _starts_and_turns(first: int, block: int, n_blocks: int, w: torch.Tensor) -> torch.Tensor:
-    """The two small exact tables as one float32 tensor of shape ``(n_blocks + block, d/2, 2)``.
+def _starts_and_turns(first: int, block: int, n_blocks: int, n_turns: int, w: torch.Tensor) -> torch.Tensor:
+    """The two small exact tables as one float32 tensor of shape ``(n_blocks + n_turns, d/2, 2)``.
 
     Rows ``m < n_blocks`` hold ``(sin(a·w), cos(a·w))`` for the block starts ``a = first + m·block``;
-    rows ``n_blocks + b`` hold ``(cos(b·w), −sin(b·w))`` for the offsets ``b < block``. Read as complex64, a
+    rows ``n_blocks + b`` hold ``(cos(b·w), −sin(b·w))`` for the offsets ``b < n_turns``. Read as complex64, a
     start row is ``z(a) = sin + i·cos``, an offset row is ``e^{−i·b·w}``, and ``z(a) · e^{−i·b·w} = z(a+b)``.
     The phases and their sines and cosines are computed in float64 and rounded once, on store.
     """
     h = w.numel()
-    positions = torch.empty(n_blocks + block, dtype=torch.float64)
+    positions = torch.empty(n_blocks + n_turns, dtype=torch.float64)
     torch.arange(n_blocks, dtype=torch.float64, out=positions[:n_blocks]).mul_(block).add_(first)
-    torch.arange(block, dtype=torch.float64, out=positions[n_blocks:])
+    torch.arange(n_turns, dtype=torch.float64, out=positions[n_blocks:])
     phase = positions[:, None] * w[None, :]
-    pairs = torch.empty(n_blocks + block, h, 2, dtype=torch.float32)
+    pairs = torch.empty(n_blocks + n_turns, h, 2, dtype=torch.float32)
     torch.sin(phase[:n_blocks], out=pairs[:n_blocks, :, 0])
     torch.cos(phase[:n_blocks], out=pairs[:n_blocks, :, 1])
     torch.cos(phase[n_blocks:], out=pairs[n_blocks:, :, 0])
@@ -165,40 +164,60 @@ def _fill_direct(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) ->
 
 
 def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
-    """float32 rows ``first …`` into the contiguous ``out`` by block start × offset (angle addition)."""
+    """float32 rows ``first …`` into the contiguous ``out``: row ``p = a + b`` is ``z(a) · e^{−i·b·w}``.
+
+    ``a = ⌊p/B⌋·B`` and ``b = p − a`` with a block size ``B`` that depends on ``d`` only, so every row is
+    computed from the same two factors whatever the table's length.
+    Rows of the first block (``p < B``) are written directly (phase in float64, rounded once): there
+    ``z(0) = i`` and the product ``i · e^{−i·b·w}`` is exact, so this is the same number, at no extra memory.
+    """
     count, d = out.shape
     h = d // 2
-    if count < _MIN_ROWS:
-        _fill_direct(out, first, w, layout)
+    block = _block_size(d)
+    n_direct = max(0, min(count, block - first))
+    if n_direct:
+        _fill_direct(out[:n_direct], first, w, layout)
+    if n_direct == count:
         return
-    block = _block_size(count, d)
-    n_blocks = -(-count // block)
-    full = count // block  # blocks with all `block` offsets; the last one may be ragged
-    rest = count - full * block
-    pairs = _starts_and_turns(first, block, n_blocks, w)
+    out, first, count = out[n_direct:], first + n_direct, count - n_direct
+    m0 = first // block
+    n_blocks = (first + count - 1) // block - m0 + 1
+    skip = first - m0 * block  # offset of row `first` inside its block
+    n_turns = min(block, skip + count)  # offsets that occur
+    pairs = _starts_and_turns(m0 * block, block, n_blocks, n_turns, w)
+    # Memory of a row is sin, cos, sin, cos, …: viewed as complex64 it holds z = sin + i·cos.
+    z = pairs.view(torch.complex64).view(n_blocks + n_turns, h)
+    z_start, turn = z[:n_blocks], z[n_blocks:]  # turn[b] = e^{-i·b·w}: advances z by b positions
     if layout == "interleaved":
-        # Memory of a row is sin, cos, sin, cos, …: viewed as complex64 it holds z = sin + i·cos.
-        z = pairs.view(torch.complex64).view(n_blocks + block, h)
-        z_start, turn = z[:n_blocks], z[n_blocks:]  # turn[b] = e^{-i·b·w}: advances z by b positions
-        z_out = out.view(torch.complex64)  # (count, h)
-        if full:
-            blocks = z_out[: full * block].view(full, block, h)
-            torch.mul(z_start[:full, None, :], turn[None, :, :], out=blocks)
-        if rest:
-            torch.mul(z_start[full], turn[:rest], out=z_out[full * block :])
+        _rotate_into(out.view(torch.complex64), z_start, turn, block, skip)
         return
-    # Concatenated layout: real arithmetic into the two halves (small inputs made contiguous first).
-    #   sin(a+b) = sin a · cos b + cos a · sin b,   cos(a+b) = cos a · cos b − sin a · sin b
-    sin_a, cos_a = pairs[:n_blocks, :, 0].contiguous(), pairs[:n_blocks, :, 1].contiguous()
-    cos_b, minus_sin_b = pairs[n_blocks:, :, 0].contiguous(), pairs[n_blocks:, :, 1].contiguous()
-    parts = []
+    # Concatenated layout: the very same complex products (so both layouts hold identical numbers), a few
+    # blocks at a time into a small buffer whose real parts (sines) and imaginary parts (cosines) are copied
+    # into the two halves of the rows.
+    rows_per_chunk = max(1, _CHUNK_ELEMENTS // (block * d)) * block
+    buffer = torch.empty(min(count, rows_per_chunk), h, dtype=torch.complex64)
+    for lo in range(0, count, rows_per_chunk):
+        hi = min(count, lo + rows_per_chunk)
+        chunk = buffer[: hi - lo]
+        virtual = skip + lo  # row `lo` of `out` sits at offset `virtual` from the first block start
+        _rotate_into(chunk, z_start[virtual // block :], turn, block, virtual % block)
+        sin_cos = torch.view_as_real(chunk)
+        out[lo:hi, :h].copy_(sin_cos[..., 0])
+        out[lo:hi, h:].copy_(sin_cos[..., 1])
+
+
+def _rotate_into(z_out: torch.Tensor, z_start: torch.Tensor, turn: torch.Tensor, block: int, skip: int) -> None:
+    """Row ``j`` of ``z_out`` is the row ``r = skip + j`` of the blocks: ``z_start[r // B] · turn[r % B]``."""
+    count, h = z_out.shape
+    j = m = 0
+    if skip:  # the partial first block
+        j = min(count, block - skip)
+        torch.mul(z_start[0], turn[skip : skip + j], out=z_out[:j])
+        m = 1
+    full = (count - j) // block
     if full:
-        parts.append((out[: full * block].view(full, block, d), slice(0, full), slice(None)))
-    if rest:
-        parts.append((out[full * block :].view(1, rest, d), slice(full, full + 1), slice(0, rest)))
-    for target, starts, offsets in parts:
-        sa, ca = sin_a[starts, None, :], cos_a[starts, None, :]
-        msb, cb = minus_sin_b[None, offsets, :], cos_b[None, offsets, :]
-        sin_out, cos_out = target[..., :h], target[..., h:]
-        torch.mul(sa, cb, out=sin_out).addcmul_(ca, msb, value=-1.0)
-        torch.mul(ca, cb, out=cos_out).addcmul_(sa, msb)
+        blocks = z_out[j : j + full * block].view(full, block, h)
+        torch.mul(z_start[m : m + full, None, :], turn[None, :block, :], out=blocks)
+        j, m = j + full * block, m + full
+    if j < count:
+        torch.mul(z_start[m], turn[: count - j], out=z_out[j:])
