@@ -56,12 +56,15 @@ def sinusoidal_table(
       and cosines of ``a · w_i`` and ``b · w_i`` are computed with the phase in float64 and rounded to
       float32; every entry is then ``sin(a + b)``, ``cos(a + b)`` from the angle-addition formulas — one
       complex multiplication per (sin, cos) pair, the relative transform of
-      :func:`pe_docs.relative_transform` applied in bulk. Each rounded input is off by at most ``2^-24``
-      relative, so an entry is within ``4 · 2^-24 ≈ 2.4e-7`` of the true value (measured: about 1.5e-7) at
-      every position below ``2**24``. The usual tutorial code (phase in float32) is off by about 6e-2 at
-      position ``10**6``. Row ``p`` comes from the same block start and offset whatever ``max_len`` is, and
-      the first rows (the first block, at least 16) are exactly the float64 values rounded once; elsewhere
-      the last bit may depend on how PyTorch vectorises and splits the multiplication.
+      :func:`pe_docs.relative_transform` applied in bulk. The inputs are rounded to within one float32 ulp
+      (half an ulp, or a whole one where rounding toward zero keeps a pair inside the unit circle, so that
+      no entry leaves [-1, 1]); each factor is then off by at most ``√2 · 2^-24``, and with the
+      multiplication's own rounding an entry is within ``4.1 · 2^-24 < 2.5e-7`` of the true value
+      (measured: 2.3e-7) at every position below ``2**24``. The usual tutorial code (phase in float32) is
+      off by about 6e-2 at position ``10**6``. Row ``p`` comes from the same block start and offset
+      whatever ``max_len`` is, and the first rows (the first block, at least 16) are exactly the float64
+      values rounded once; elsewhere the last bit may depend on how PyTorch vectorises and splits the
+      multiplication.
     * ``float64``: the phase ``p · w_i`` is formed in float64 and its sine and cosine are written straight
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
@@ -134,19 +137,26 @@ def _starts_and_turns(first: int, block: int, n_blocks: int, n_turns: int, w: to
     Rows ``m < n_blocks`` hold ``(sin(a·w), cos(a·w))`` for the block starts ``a = first + m·block``;
     rows ``n_blocks + b`` hold ``(cos(b·w), −sin(b·w))`` for the offsets ``b < n_turns``. Read as complex64, a
     start row is ``z(a) = sin + i·cos``, an offset row is ``e^{−i·b·w}``, and ``z(a) · e^{−i·b·w} = z(a+b)``.
-    The phases and their sines and cosines are computed in float64 and rounded once, on store.
+
+    The phases and their sines and cosines are computed in float64 and rounded to float32. Where rounding
+    to nearest made a pair longer than 1, its components are rounded toward zero instead: with both factors
+    of length <= 1, no product can leave [-1, 1] (a table value of 1.0000001 would be a visible defect).
     """
     h = w.numel()
     positions = torch.empty(n_blocks + n_turns, dtype=torch.float64)
     torch.arange(n_blocks, dtype=torch.float64, out=positions[:n_blocks]).mul_(block).add_(first)
     torch.arange(n_turns, dtype=torch.float64, out=positions[n_blocks:])
     phase = positions[:, None] * w[None, :]
-    pairs = torch.empty(n_blocks + n_turns, h, 2, dtype=torch.float32)
-    torch.sin(phase[:n_blocks], out=pairs[:n_blocks, :, 0])
-    torch.cos(phase[:n_blocks], out=pairs[:n_blocks, :, 1])
-    torch.cos(phase[n_blocks:], out=pairs[n_blocks:, :, 0])
-    torch.sin(phase[n_blocks:], out=pairs[n_blocks:, :, 1]).neg_()
-    return pairs
+    exact = torch.empty(n_blocks + n_turns, h, 2, dtype=torch.float64)
+    torch.sin(phase[:n_blocks], out=exact[:n_blocks, :, 0])
+    torch.cos(phase[:n_blocks], out=exact[:n_blocks, :, 1])
+    torch.cos(phase[n_blocks:], out=exact[n_blocks:, :, 0])
+    torch.sin(phase[n_blocks:], out=exact[n_blocks:, :, 1]).neg_()
+    pairs = exact.to(torch.float32)
+    too_long = pairs.double().square().sum(dim=-1, keepdim=True) > 1
+    rounded_up = pairs.double().abs() > exact.abs()
+    toward_zero = torch.nextafter(pairs, torch.zeros((), dtype=torch.float32))
+    return torch.where(too_long & rounded_up, toward_zero, pairs)
 
 
 def _fill_direct(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
