@@ -78,3 +78,16 @@ def test_chinese_figure_has_no_missing_glyph() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         figures.render_svg("heatmap", "zh", "light")
+
+
+def test_figures_are_byte_identical_across_processes() -> None:
+    """Two builds of one commit give identical files: draw in a fresh interpreter and compare."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from site_tools.figures import render_svg; "
+        "sys.stdout.buffer.write(render_svg('heatmap', 'zh', 'light'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=figures.ROOT, capture_output=True, check=True).stdout
+    assert out == figures.render_svg("heatmap", "zh", "light")
