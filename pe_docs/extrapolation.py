@@ -122,6 +122,8 @@ def train_previous_token(
     steps: int = 120,
     batch_size: int = 64,
     vocab: int = 16,
+    d_model: int = 32,
+    n_heads: int = 4,
     lr: float = 1e-2,
 ) -> TinyCausalAttention:
     """Train a :class:`TinyCausalAttention` on the previous-token task (deterministic for a given seed).
@@ -135,7 +137,7 @@ def train_previous_token(
     batch_size = check_int("batch_size", batch_size, minimum=1)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        model = TinyCausalAttention(encoding, vocab=vocab, max_len=train_len)
+        model = TinyCausalAttention(encoding, vocab=vocab, d_model=d_model, n_heads=n_heads, max_len=train_len)
     data = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
     with _one_thread():
@@ -157,6 +159,8 @@ def run_extrapolation(
     test_len: int = 128,
     steps: int = 120,
     n_test: int = 64,
+    d_model: int = 32,
+    n_heads: int = 4,
 ) -> ExtrapolationResult:
     """Train on ``train_len`` tokens, evaluate on ``test_len`` tokens, split accuracy by position.
 
@@ -167,6 +171,8 @@ def run_extrapolation(
         test_len: Evaluation length (> ``train_len``).
         steps: Adam steps of batch 64.
         n_test: Number of evaluation sequences.
+        d_model: Width of the model (see :class:`TinyCausalAttention`).
+        n_heads: Number of attention heads.
 
     Returns:
         An :class:`ExtrapolationResult`.
@@ -185,7 +191,9 @@ def run_extrapolation(
     if test_len <= train_len:
         raise ValueError(f"test_len must be > train_len={train_len}, got {test_len}")
     n_test = check_int("n_test", n_test, minimum=1)
-    model = train_previous_token(encoding, seed=seed, train_len=train_len, steps=steps)
+    model = train_previous_token(
+        encoding, seed=seed, train_len=train_len, steps=steps, d_model=d_model, n_heads=n_heads
+    )
     tokens = torch.randint(model.vocab, (n_test, test_len), generator=torch.Generator().manual_seed(seed + 1))
     with torch.no_grad(), _one_thread():
         correct = model(tokens)[:, 1:].argmax(-1) == tokens[:, :-1]
