@@ -57,3 +57,49 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
     return value
+
+
+def check_real(
+    name: str,
+    value: object,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    open_minimum: bool = False,
+) -> float:
+    """Return ``value`` as a ``float`` after checking it is a finite real number (not a bool) in range.
+
+    ``minimum``/``maximum`` are inclusive bounds; ``open_minimum=True`` makes the lower bound exclusive.
+    Accepts Python and NumPy scalars (anything registered as ``numbers.Real``).
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if minimum is not None and (x <= minimum if open_minimum else x < minimum):
+        raise ValueError(f"{name} must be {'>' if open_minimum else '>='} {minimum}, got {value!r}")
+    if maximum is not None and x > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value!r}")
+    return x
+
+
+def check_real_tensor(
+    name: str, value: object, *, ndim: int | tuple[int, ...] | None = None, finite: bool = True
+) -> torch.Tensor:
+    """Check that ``value`` is a real floating-point tensor (optionally of ``ndim`` dims, all finite).
+
+    Messages report the shape and dtype received, never the whole tensor.
+    """
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    if not value.is_floating_point():
+        raise TypeError(f"{name} must be a real floating-point tensor, got dtype {value.dtype}")
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else ndim
+        if value.dim() not in allowed:
+            dims = " or ".join(str(n) for n in allowed)
+            raise ValueError(f"{name} must have {dims} dimensions, got shape {tuple(value.shape)}")
+    if finite and not bool(torch.isfinite(value).all()):
+        raise ValueError(f"{name} must be finite, got NaN or infinite entries (shape {tuple(value.shape)})")
+    return value

@@ -74,7 +74,7 @@ def figure_key(name: str, lang: str, theme: str, digest: str) -> str:
 
 def render_svg(name: str, lang: str, theme: str) -> bytes:
     """Draw one figure and return its SVG bytes (no dates or random ids in the file)."""
-    import matplotlib.pyplot as plt
+    import matplotlib
 
     from pe_docs import plotting
 
@@ -85,9 +85,8 @@ def render_svg(name: str, lang: str, theme: str) -> bytes:
         warnings.filterwarnings("error", message=r".*Glyph .* missing from.*")
         fig = function(**spec.kwargs, lang=lang, theme=theme)
         buf = io.BytesIO()
-        with plt.rc_context({"svg.hashsalt": f"pe-docs-{name}", "svg.fonttype": "path"}):
+        with matplotlib.rc_context({"svg.hashsalt": f"pe-docs-{name}", "svg.fonttype": "path"}):
             fig.savefig(buf, format="svg", metadata={"Date": None})
-        plt.close(fig)
     return buf.getvalue()
 
 

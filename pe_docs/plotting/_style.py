@@ -14,10 +14,6 @@ from pathlib import Path
 from typing import Literal
 
 import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 from matplotlib import font_manager
 from matplotlib.figure import Figure
 
@@ -94,7 +90,11 @@ def cjk_family() -> str:
 
 @contextlib.contextmanager
 def themed(lang: Lang, theme: Theme) -> Iterator[None]:
-    """Matplotlib settings for one language and colour scheme (transparent background)."""
+    """Matplotlib settings for one language and colour scheme (transparent background).
+
+    They apply while the figure is built; saving options (SVG ids, fonts as paths) belong to the caller
+    that saves, see ``site_tools.figures.render_svg``.
+    """
     fg, grid = _FOREGROUND[theme], _GRID[theme]
     families = ["DejaVu Sans"]
     if lang == "zh":
@@ -102,7 +102,6 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
     rc = {
         "font.family": families,
         "font.size": 11,
-        "axes.unicode_minus": False,
         "text.color": fg,
         "axes.labelcolor": fg,
         "axes.edgecolor": fg,
@@ -114,17 +113,15 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
         "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
         "figure.facecolor": "none",
         "axes.facecolor": "none",
-        "savefig.facecolor": "none",
-        "savefig.transparent": True,
         "legend.frameon": False,
-        "svg.hashsalt": "pe-docs",
-        "svg.fonttype": "path",
     }
-    with plt.rc_context(rc):
+    with matplotlib.rc_context(rc):
         yield
 
 
 def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: object) -> tuple[Figure, object]:
     """A figure and its axes, sized for the page's text column."""
-    fig, ax = plt.subplots(figsize=(width, height), layout="constrained", **subplots_kw)  # type: ignore[arg-type]
+    # A bare Figure, not pyplot: drawing never touches the user's backend or pyplot's figure list.
+    fig = Figure(figsize=(width, height), layout="constrained")
+    ax = fig.subplots(**subplots_kw)  # type: ignore[arg-type]
     return fig, ax

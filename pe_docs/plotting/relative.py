@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import matplotlib.pyplot as plt
+import matplotlib
 import numpy as np
 import torch
 from matplotlib.figure import Figure
@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_d_model, check_int
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, text, themed
+from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, new_figure, text, themed
 from pe_docs.relative import relative_transform
 
 
@@ -30,9 +30,7 @@ def plot_transform_matrices(
     if not ks:
         raise ValueError("ks must contain at least one offset, got an empty sequence")
     with themed(lang, theme):
-        fig, axes = plt.subplots(
-            1, len(ks), figsize=(2.5 * len(ks) + 0.8, 3.3), layout="constrained", squeeze=False
-        )
+        fig, axes = new_figure(2.5 * len(ks) + 0.8, 3.3, nrows=1, ncols=len(ks), squeeze=False)
         image = None
         for ax, k in zip(axes[0], ks, strict=True):
             image = ax.imshow(
@@ -82,10 +80,8 @@ def plot_rotating_pairs(
     w = inverse_frequencies(d).numpy()
     circle = np.linspace(0, 2 * np.pi, 200)
     with themed(lang, theme):
-        fig, axes = plt.subplots(
-            1, len(pairs), figsize=(2.6 * len(pairs) + 0.6, 3.3), layout="constrained", squeeze=False
-        )
-        colours = plt.get_cmap("viridis")(np.linspace(0, 1, n))
+        fig, axes = new_figure(2.6 * len(pairs) + 0.6, 3.3, nrows=1, ncols=len(pairs), squeeze=False)
+        colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         for ax, i in zip(axes[0], pairs, strict=True):
             ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
             xs, ys = table[:, 2 * i + 1], table[:, 2 * i]
