@@ -61,17 +61,18 @@ def sinusoidal_table(
       no entry leaves [-1, 1]); each factor is then off by at most ``√2 · 2^-24``, and with the
       multiplication's own rounding an entry is within ``4.1 · 2^-24 < 2.5e-7`` of the true value
       (measured: 2.3e-7) at every position below ``2**24``. The usual tutorial code (phase in float32) is
-      off by about 6e-2 at position ``10**6``. Row ``p`` comes from the same block start and offset
-      whatever ``max_len`` is, and the first rows (the first block, at least 16) are exactly the float64
-      values rounded once; elsewhere the last bit may depend on how PyTorch vectorises and splits the
-      multiplication.
+      off by up to 7e-2 near position ``10**6`` (``d_model = 512``). Row ``p`` comes from the same block
+      start and offset whatever ``max_len`` is, and the first rows (the first block, at least 16) are
+      exactly the float64 values rounded once; elsewhere the last bit may depend on how PyTorch vectorises
+      and splits the multiplication.
     * ``float64``: the phase ``p · w_i`` is formed in float64 and its sine and cosine are written straight
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
 
-    No temporary is larger than the output (for ``max_len >= 2``): the two helper tables of the float32
-    method have ``max_len / B + B`` rows together, for a block size ``B <= max_len / 2`` chosen so that the
-    offsets stay in cache. The result is built on the CPU.
+    Memory: besides the output, the float32 method keeps only the block starts (about ``max_len / B`` rows)
+    and the offsets (at most ``B`` rows, with ``B`` chosen from ``d_model`` so that they stay in cache), so no
+    temporary is larger than the output or 1 MiB, whichever is larger (for ``d_model <= 8192``). The result
+    is built on the CPU.
 
     Args:
         max_len: Number of positions (rows); an integer >= 1.
@@ -131,32 +132,33 @@ def _block_size(d: int) -> int:
     return max(_MIN_BLOCK, min(_MAX_BLOCK, _OFFSET_TABLE_BYTES // (4 * d)))
 
 
-def _starts_and_turns(first: int, block: int, n_blocks: int, n_turns: int, w: torch.Tensor) -> torch.Tensor:
-    """The two small exact tables as one float32 tensor of shape ``(n_blocks + n_turns, d/2, 2)``.
+def _unit_pairs(positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> torch.Tensor:
+    """Exact unit complex numbers for float64 ``positions``, as complex64 of shape ``(len(positions), d/2)``.
 
-    Rows ``m < n_blocks`` hold ``(sin(a·w), cos(a·w))`` for the block starts ``a = first + m·block``;
-    rows ``n_blocks + b`` hold ``(cos(b·w), −sin(b·w))`` for the offsets ``b < n_turns``. Read as complex64, a
-    start row is ``z(a) = sin + i·cos``, an offset row is ``e^{−i·b·w}``, and ``z(a) · e^{−i·b·w} = z(a+b)``.
+    Block starts (``turn=False``) are ``z(a) = sin(a·w) + i·cos(a·w)``; offsets (``turn=True``) are
+    ``e^{−i·b·w} = cos(b·w) − i·sin(b·w)``, so that ``z(a) · e^{−i·b·w} = z(a + b)``.
 
     The phases and their sines and cosines are computed in float64 and rounded to float32. Where rounding
     to nearest made a pair longer than 1, its components are rounded toward zero instead: with both factors
     of length <= 1, no product can leave [-1, 1] (a table value of 1.0000001 would be a visible defect).
     """
-    h = w.numel()
-    positions = torch.empty(n_blocks + n_turns, dtype=torch.float64)
-    torch.arange(n_blocks, dtype=torch.float64, out=positions[:n_blocks]).mul_(block).add_(first)
-    torch.arange(n_turns, dtype=torch.float64, out=positions[n_blocks:])
     phase = positions[:, None] * w[None, :]
-    exact = torch.empty(n_blocks + n_turns, h, 2, dtype=torch.float64)
-    torch.sin(phase[:n_blocks], out=exact[:n_blocks, :, 0])
-    torch.cos(phase[:n_blocks], out=exact[:n_blocks, :, 1])
-    torch.cos(phase[n_blocks:], out=exact[n_blocks:, :, 0])
-    torch.sin(phase[n_blocks:], out=exact[n_blocks:, :, 1]).neg_()
+    exact = torch.empty(*phase.shape, 2, dtype=torch.float64)
+    if turn:
+        torch.cos(phase, out=exact[..., 0])
+        torch.sin(phase, out=exact[..., 1]).neg_()
+    else:
+        torch.sin(phase, out=exact[..., 0])
+        torch.cos(phase, out=exact[..., 1])
+    del phase
     pairs = exact.to(torch.float32)
-    too_long = pairs.double().square().sum(dim=-1, keepdim=True) > 1
-    rounded_up = pairs.double().abs() > exact.abs()
+    widened = pairs.double()
+    too_long = widened.square().sum(dim=-1, keepdim=True) > 1
+    rounded_up = widened.abs_() > exact.abs_()
+    del widened, exact
     toward_zero = torch.nextafter(pairs, torch.zeros((), dtype=torch.float32))
-    return torch.where(too_long & rounded_up, toward_zero, pairs)
+    pairs = torch.where(too_long & rounded_up, toward_zero, pairs)
+    return pairs.view(torch.complex64).squeeze(-1)
 
 
 def _fill_direct(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
@@ -194,10 +196,10 @@ def _fill_float32(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -
     n_blocks = (first + count - 1) // block - m0 + 1
     skip = first - m0 * block  # offset of row `first` inside its block
     n_turns = min(block, skip + count)  # offsets that occur
-    pairs = _starts_and_turns(m0 * block, block, n_blocks, n_turns, w)
-    # Memory of a row is sin, cos, sin, cos, …: viewed as complex64 it holds z = sin + i·cos.
-    z = pairs.view(torch.complex64).view(n_blocks + n_turns, h)
-    z_start, turn = z[:n_blocks], z[n_blocks:]  # turn[b] = e^{-i·b·w}: advances z by b positions
+    starts = torch.arange(n_blocks, dtype=torch.float64).mul_(block).add_(m0 * block)
+    z_start = _unit_pairs(starts, w, turn=False)  # z(a) = sin + i·cos at the block starts a
+    turn = _unit_pairs(torch.arange(n_turns, dtype=torch.float64), w, turn=True)  # e^{-i·b·w}: advances z by b
+    # Memory of an output row is sin, cos, sin, cos, …: viewed as complex64 it holds z = sin + i·cos.
     if layout == "interleaved":
         _rotate_into(out.view(torch.complex64), z_start, turn, block, skip)
         return

@@ -30,7 +30,7 @@ def inverse_frequencies(
         dtype: Floating-point dtype of the computation and of the result.
 
     Returns:
-        A tensor of shape ``(d_model // 2,)``, decreasing from 1.
+        A tensor of shape ``(d_model // 2,)`` starting at 1, decreasing when ``base > 1``.
 
     Raises:
         TypeError: ``d_model`` is not an integer, ``base`` not a real number, ``dtype`` not floating.

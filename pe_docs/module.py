@@ -5,15 +5,16 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs._checks import check_base, check_d_model, check_int, check_real
 from pe_docs.encoding import sinusoidal_table
 
 
 class PositionalEncoding(nn.Module):
     """Add the sinusoidal positional encoding to a batch of embeddings, then apply dropout.
 
-    The table is built once, exactly (phase in float64), and stored as a buffer, so ``.to(device)`` and
-    ``.to(dtype)`` move or *cast* it — it is never recomputed in low precision. It is not saved in the
+    The table is built once by :func:`pe_docs.sinusoidal_table` (float32, within 2.5e-7 of the true values)
+    and stored as a buffer, so ``.to(device)`` and ``.to(dtype)`` move or *cast* it — it is never recomputed
+    in low precision. It is not saved in the
     ``state_dict`` (``persistent=False``): it is a function of the constructor's arguments, not a weight.
 
     Args:
@@ -47,7 +48,7 @@ class PositionalEncoding(nn.Module):
         if not isinstance(batch_first, bool):
             raise TypeError(f"batch_first must be a bool, got {batch_first!r}")
         self.batch_first = batch_first
-        self.dropout = nn.Dropout(p=dropout)
+        self.dropout = nn.Dropout(p=check_real("dropout", dropout, minimum=0.0, maximum=1.0))
         self.register_buffer(
             "pe", sinusoidal_table(self.max_len, self.d_model, base=self.base), persistent=False
         )

@@ -47,7 +47,6 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def serve_site(root: Path = SITE_DIR) -> Iterator[str]:
     """Serve ``root`` on 127.0.0.1 (a free port) in a thread; yield the base URL."""
     handler = functools.partial(_QuietHandler, directory=str(root))
-    socketserver.TCPServer.allow_reuse_address = True
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as httpd:
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()

@@ -53,15 +53,21 @@ FIGURES: dict[str, FigureSpec] = {
 
 
 def source_digest() -> str:
-    """Hash of everything a figure's pixels depend on besides its own arguments."""
+    """Hash of everything a figure's pixels (and a notebook's outputs) depend on besides their own source:
+    the ``pe_docs`` sources, this registry, the matplotlib/NumPy/torch versions and the CJK font file."""
     import matplotlib
+    import numpy
+    import torch
+
+    from pe_docs.plotting._style import _find_cjk_font
 
     h = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         h.update(path.relative_to(ROOT).as_posix().encode())
         h.update(path.read_bytes())
     h.update(Path(__file__).read_bytes())
-    h.update(matplotlib.__version__.encode())
+    for version in (matplotlib.__version__, numpy.__version__, torch.__version__, str(_find_cjk_font())):
+        h.update(version.encode())
     return h.hexdigest()
 
 

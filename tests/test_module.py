@@ -64,7 +64,10 @@ def test_gradient_flows() -> None:
         ({"d_model": 16, "max_len": -1}, ValueError, ["max_len", "-1"]),
         ({"d_model": 16, "max_len": 10.5}, TypeError, ["max_len", "10.5"]),
         ({"d_model": 16, "base": 0}, ValueError, ["base", "0"]),
-        ({"d_model": 16, "dropout": 1.5}, ValueError, ["1.5"]),
+        ({"d_model": 16, "dropout": 1.5}, ValueError, ["dropout", "1.5"]),
+        ({"d_model": 16, "dropout": float("nan")}, ValueError, ["dropout", "nan"]),
+        ({"d_model": 16, "dropout": True}, TypeError, ["dropout", "True"]),
+        ({"d_model": 16, "dropout": "0.1"}, TypeError, ["dropout", "'0.1'"]),
         ({"d_model": 16, "batch_first": "yes"}, TypeError, ["batch_first", "'yes'"]),
     ],
 )
