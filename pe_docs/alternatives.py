@@ -2,12 +2,12 @@
 
 Each is the smallest faithful implementation of the published idea, written to be read and tested:
 
-* :class:`LearnedPositionalEmbedding` — one trainable vector per position (BERT, GPT-2). It has no row
+* ``LearnedPositionalEmbedding`` — one trainable vector per position (BERT, GPT-2). It has no row
   for a position it was not built with, so a longer sequence is a hard error, not a degradation.
-* :func:`rope_rotate` — rotary position embedding (Su et al., RoFormer): rotate each pair of query/key
+* ``rope_rotate`` — rotary position embedding (Su et al., RoFormer): rotate each pair of query/key
   features by ``position · w_i``; the dot product of a rotated query and key then depends on the positions
   only through ``j − i``.
-* :func:`alibi_slopes` / :func:`alibi_bias` — attention with linear biases (Press et al.): no vectors at
+* ``alibi_slopes`` / ``alibi_bias`` — attention with linear biases (Press et al.): no vectors at
   all, a per-head penalty ``−m · (i − j)`` added to the attention scores.
 """
 
@@ -18,26 +18,46 @@ import math
 import torch
 from torch import nn
 
-from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs._checks import check_base, check_d_model, check_float_dtype, check_int
 from pe_docs.frequencies import inverse_frequencies
+
+# Largest integer magnitude up to which every integer is exact in float64 (the angles are formed in float64).
+_EXACT_IN_FLOAT64 = 2**53
+
+
+def _float64_device(device: torch.device) -> torch.device:
+    """Where float64 intermediates for ``device`` are computed: ``device`` itself, or the CPU for MPS."""
+    return torch.device("cpu") if device.type == "mps" else device
 
 
 class LearnedPositionalEmbedding(nn.Module):
     """Learned absolute positions: ``x + P[:seq_len]`` with a trainable ``(max_len, d_model)`` matrix ``P``.
+
+    ``P`` is initialised from ``N(0, 0.02²)`` and added in ``x``'s dtype.
 
     Args:
         max_len: Number of positions that have a row; an integer >= 1.
         d_model: Embedding width; an integer >= 1.
         batch_first: Inputs are ``(batch, seq, d_model)`` if true, ``(seq, batch, d_model)`` otherwise.
 
+    Attributes:
+        max_len: The number of rows, as given.
+        d_model: The width, as given.
+        batch_first: The input layout, as given.
+        weight: The trainable ``(max_len, d_model)`` float32 position matrix ``P``.
+
     Raises:
-        ValueError: in ``forward``, when the sequence is longer than ``max_len``: position ``max_len`` has
-            no row, and nothing can be computed for it.
+        TypeError: ``max_len`` or ``d_model`` is not an integer, ``batch_first`` is not a bool.
+        ValueError: ``max_len`` or ``d_model`` is < 1.
 
     Examples:
         >>> emb = LearnedPositionalEmbedding(max_len=8, d_model=4)
         >>> emb(torch.zeros(2, 8, 4)).shape
         torch.Size([2, 8, 4])
+        >>> emb(torch.zeros(2, 9, 4))
+        Traceback (most recent call last):
+        ...
+        ValueError: sequence length 9 exceeds max_len=8: a learned embedding has no row for positions >= 8
     """
 
     def __init__(self, max_len: int, d_model: int, *, batch_first: bool = True) -> None:
@@ -51,12 +71,39 @@ class LearnedPositionalEmbedding(nn.Module):
         nn.init.normal_(self.weight, std=0.02)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Return ``x`` plus the first ``seq_len`` rows of the position matrix."""
+        """Return ``x`` plus the first ``seq_len`` rows of the position matrix, cast to ``x``'s dtype.
+
+        Args:
+            x: Embeddings of shape ``(batch, seq, d_model)`` (``(seq, batch, d_model)`` if not
+                ``batch_first``); a real floating-point tensor on the module's device.
+
+        Returns:
+            A tensor shaped like ``x``, in ``x``'s dtype.
+
+        Raises:
+            TypeError: ``x`` is not a tensor, or not floating point (an integer ``x`` would turn the
+                rows into integers: zeros).
+            ValueError: ``x`` does not have 3 dimensions, its last dimension is not ``d_model``, or the
+                sequence is longer than ``max_len`` (position ``max_len`` has no row).
+
+        Examples:
+            >>> emb = LearnedPositionalEmbedding(max_len=8, d_model=4)
+            >>> emb(torch.zeros(2, 3, 4, dtype=torch.int64))
+            Traceback (most recent call last):
+            ...
+            TypeError: x must be a floating-point tensor, got dtype torch.int64
+        """
         if not isinstance(x, torch.Tensor):
             raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
-        if x.dim() != 3 or x.size(-1) != self.d_model:
+        if x.dim() != 3:
             shape = "(batch, seq, d_model)" if self.batch_first else "(seq, batch, d_model)"
-            raise ValueError(f"x must have shape {shape} with d_model={self.d_model}, got {tuple(x.shape)}")
+            raise ValueError(f"x must have shape {shape}, got a tensor of shape {tuple(x.shape)}")
+        if not x.is_floating_point():
+            raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+        if x.size(-1) != self.d_model:
+            raise ValueError(
+                f"x's last dimension must equal d_model={self.d_model}, got {x.size(-1)} (shape {tuple(x.shape)})"
+            )
         seq_len = x.size(1) if self.batch_first else x.size(0)
         if seq_len > self.max_len:
             raise ValueError(
@@ -67,6 +114,12 @@ class LearnedPositionalEmbedding(nn.Module):
         return x + (rows.unsqueeze(0) if self.batch_first else rows.unsqueeze(1))
 
     def extra_repr(self) -> str:
+        """The constructor's arguments, shown by ``repr(module)``.
+
+        Examples:
+            >>> LearnedPositionalEmbedding(8, 4)
+            LearnedPositionalEmbedding(max_len=8, d_model=4, batch_first=True)
+        """
         return f"max_len={self.max_len}, d_model={self.d_model}, batch_first={self.batch_first}"
 
 
@@ -81,39 +134,62 @@ def rope_rotate(
     ``j − i``.
 
     Args:
-        x: Queries or keys, shape ``(..., seq, d)`` with ``d`` even.
-        positions: Integer positions of the rows, shape ``(seq,)``; ``arange(seq)`` if omitted.
+        x: Queries or keys, a real floating-point tensor of shape ``(..., seq, d)`` with ``d`` even.
+        positions: Integer positions of the rows (negative values allowed, magnitude <= ``2**53``), any
+            integer dtype, with a shape that broadcasts to ``x.shape[:-1]``: ``(seq,)`` for one position per
+            row, or e.g. ``(batch, 1, seq)`` for per-sequence positions. ``arange(seq)`` if omitted.
         base: The frequency base; finite and > 0.
 
     Returns:
-        A tensor shaped like ``x``.
+        A tensor shaped like ``x``, in ``x``'s dtype and on its device.
 
     Raises:
-        TypeError: ``x`` or ``positions`` is not a tensor, ``x`` is not floating point.
-        ValueError: ``x`` has fewer than 2 dimensions or an odd last dimension, ``positions`` has the
-            wrong shape.
+        TypeError: ``x`` or ``positions`` is not a tensor, ``x`` is not real floating point, ``positions``
+            is not an integer tensor (floating-point, bool and complex positions are rejected, not
+            rounded), ``base`` is not a real number.
+        ValueError: ``x`` has fewer than 2 dimensions or an odd last dimension, ``positions`` does not
+            broadcast to ``x.shape[:-1]`` or holds a magnitude above ``2**53``, ``base`` <= 0 or not finite.
 
     Examples:
         >>> q = torch.tensor([[1.0, 0.0]])
         >>> rope_rotate(q, torch.tensor([1]))  # rotated by 1 radian
         tensor([[0.5403, 0.8415]])
+        >>> rope_rotate(q, torch.tensor([-1]))  # and back
+        tensor([[ 0.5403, -0.8415]])
     """
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
     if not x.is_floating_point():
-        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+        raise TypeError(f"x must be a real floating-point tensor, got dtype {x.dtype}")
     if x.dim() < 2:
-        raise ValueError(f"x must have shape (..., seq, d), got {tuple(x.shape)}")
+        raise ValueError(f"x must have shape (..., seq, d), got shape {tuple(x.shape)}")
     d = check_d_model(x.size(-1), "x.size(-1)")
     base = check_base(base)
-    seq = x.size(-2)
+    work = _float64_device(x.device)
     if positions is None:
-        positions = torch.arange(seq)
+        positions = torch.arange(x.size(-2), device=work)
     if not isinstance(positions, torch.Tensor):
         raise TypeError(f"positions must be a torch.Tensor, got {type(positions).__name__}")
-    if positions.shape != (seq,):
-        raise ValueError(f"positions must have shape ({seq},), got {tuple(positions.shape)}")
-    angle = positions.to(torch.float64)[:, None] * inverse_frequencies(d, base=base)[None, :]
+    if positions.dtype.is_floating_point or positions.dtype.is_complex or positions.dtype == torch.bool:
+        raise TypeError(f"positions must be an integer tensor, got dtype {positions.dtype}")
+    rows = tuple(x.shape[:-1])
+    try:
+        fits = torch.broadcast_shapes(positions.shape, x.shape[:-1]) == x.shape[:-1]
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"positions must have a shape that broadcasts to x.shape[:-1] = {rows}, "
+            f"got shape {tuple(positions.shape)}"
+        )
+    if positions.numel():
+        low, high = int(positions.min()), int(positions.max())
+        if max(-low, high) > _EXACT_IN_FLOAT64:
+            raise ValueError(
+                f"positions must lie in [-2**53, 2**53] (exact in float64), got values in [{low}, {high}]"
+            )
+    w = inverse_frequencies(d, base=base).to(work)
+    angle = positions.to(device=work, dtype=torch.float64)[..., None] * w
     cos = torch.cos(angle).to(device=x.device, dtype=x.dtype)
     sin = torch.sin(angle).to(device=x.device, dtype=x.dtype)
     a, b = x[..., 0::2], x[..., 1::2]
@@ -130,12 +206,18 @@ def alibi_slopes(n_heads: int) -> torch.Tensor:
     Args:
         n_heads: Number of attention heads; an integer >= 1.
 
+    Returns:
+        A float64 tensor of shape ``(n_heads,)``, on the CPU.
+
     Raises:
-        TypeError/ValueError: ``n_heads`` is not an integer >= 1.
+        TypeError: ``n_heads`` is not an integer.
+        ValueError: ``n_heads`` is < 1.
 
     Examples:
         >>> alibi_slopes(4)
         tensor([0.2500, 0.0625, 0.0156, 0.0039], dtype=torch.float64)
+        >>> alibi_slopes(3)  # the slopes of 2 heads, then every other slope of 4 heads (one needed)
+        tensor([0.0625, 0.0039, 0.2500], dtype=torch.float64)
     """
     n = check_int("n_heads", n_heads, minimum=1)
 
@@ -149,30 +231,56 @@ def alibi_slopes(n_heads: int) -> torch.Tensor:
     return torch.cat((power_of_two(m), power_of_two(2 * m)[0::2][: n - m]))
 
 
-def alibi_bias(n_heads: int, seq_len: int, *, causal: bool = True) -> torch.Tensor:
-    """ALiBi's additive attention bias, float64, shape ``(n_heads, seq_len, seq_len)``.
+def alibi_bias(
+    n_heads: int,
+    seq_len: int,
+    *,
+    causal: bool = True,
+    dtype: torch.dtype = torch.float64,
+    device: torch.device | str | None = None,
+) -> torch.Tensor:
+    """ALiBi's additive attention bias, shape ``(n_heads, seq_len, seq_len)``.
 
     ``bias[h, i, j] = −m_h · (i − j)`` for keys ``j <= i``; with ``causal=True`` keys ``j > i`` get
-    ``-inf`` (the causal mask ALiBi was designed with), otherwise ``−m_h · |i − j|``.
+    ``-inf`` (the causal mask ALiBi was designed with), otherwise ``−m_h · |i − j|``. The diagonal is
+    ``+0.0``. The values are computed in float64 on ``device`` (on the CPU for MPS, which has no float64)
+    and rounded once to ``dtype``.
 
     Args:
         n_heads: Number of heads; an integer >= 1.
         seq_len: Sequence length; an integer >= 1.
         causal: Mask future keys with ``-inf``.
+        dtype: Floating-point dtype of the result.
+        device: Device of the result; the CPU if omitted.
+
+    Returns:
+        A tensor of shape ``(n_heads, seq_len, seq_len)`` in ``dtype`` on ``device``.
+
+    Raises:
+        TypeError: ``n_heads`` or ``seq_len`` is not an integer, ``causal`` is not a bool, ``dtype`` is not
+            a floating-point dtype.
+        ValueError: ``n_heads`` or ``seq_len`` is < 1.
 
     Examples:
         >>> alibi_bias(1, 3)[0]
         tensor([[ 0.0000,    -inf,    -inf],
                 [-0.0039,  0.0000,    -inf],
                 [-0.0078, -0.0039,  0.0000]], dtype=torch.float64)
+        >>> alibi_bias(1, 2, causal=False, dtype=torch.float32)[0]
+        tensor([[ 0.0000, -0.0039],
+                [-0.0039,  0.0000]])
     """
     slopes = alibi_slopes(n_heads)
     seq_len = check_int("seq_len", seq_len, minimum=1)
     if not isinstance(causal, bool):
         raise TypeError(f"causal must be a bool, got {causal!r}")
-    i = torch.arange(seq_len)
-    distance = (i[:, None] - i[None, :]).to(torch.float64)
-    bias = -slopes[:, None, None] * distance.abs()
+    dtype = check_float_dtype(dtype)
+    target = torch.device("cpu") if device is None else torch.device(device)
+    work = _float64_device(target)
+    i = torch.arange(seq_len, device=work)
+    distance = i[:, None] - i[None, :]  # integer i - j
+    # Negate the integer distance before the conversion, so that the diagonal is +0.0, not -0.0.
+    bias = slopes.to(work)[:, None, None] * (-distance.abs()).to(torch.float64)
     if causal:
         bias = bias.masked_fill(distance < 0, float("-inf"))
-    return bias
+    return bias.to(device=target, dtype=dtype)

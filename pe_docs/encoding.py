@@ -1,7 +1,7 @@
 """The sinusoidal encoding table ``PE[p, 2i] = sin(p·w_i)``, ``PE[p, 2i+1] = cos(p·w_i)``.
 
 How the float32 table is built fast *and* exactly (the payoff of the relative transform, see
-:func:`pe_docs.relative_transform`): write every position as ``p = a + b`` with ``a`` a multiple of a block
+``pe_docs.relative_transform``): write every position as ``p = a + b`` with ``a`` a multiple of a block
 size ``B`` and ``0 <= b < B``. Only the few block starts ``a`` and the ``B`` offsets ``b`` need real sines
 and cosines; those are computed with the phase in float64 and rounded once. Every other entry follows from
 
@@ -56,7 +56,7 @@ def sinusoidal_table(
       and cosines of ``a · w_i`` and ``b · w_i`` are computed with the phase in float64 and rounded to
       float32; every entry is then ``sin(a + b)``, ``cos(a + b)`` from the angle-addition formulas — one
       complex multiplication per (sin, cos) pair, the relative transform of
-      :func:`pe_docs.relative_transform` applied in bulk. The inputs are rounded to within one float32 ulp
+      ``pe_docs.relative_transform`` applied in bulk. The inputs are rounded to within one float32 ulp
       (half an ulp, or a whole one where rounding toward zero keeps a pair inside the unit circle, so that
       no entry leaves [-1, 1]); each factor is then off by at most ``√2 · 2^-24``, and with the
       multiplication's own rounding an entry is within ``4.1 · 2^-24 < 2.5e-7`` of the true value

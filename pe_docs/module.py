@@ -12,7 +12,7 @@ from pe_docs.encoding import sinusoidal_table
 class PositionalEncoding(nn.Module):
     """Add the sinusoidal positional encoding to a batch of embeddings, then apply dropout.
 
-    The table is built once by :func:`pe_docs.sinusoidal_table` (float32, within 2.5e-7 of the true values)
+    The table is built once by ``pe_docs.sinusoidal_table`` (float32, within 2.5e-7 of the true values)
     and stored as a buffer, so ``.to(device)`` and ``.to(dtype)`` move or *cast* it — it is never recomputed
     in low precision. It is not saved in the
     ``state_dict`` (``persistent=False``): it is a function of the constructor's arguments, not a weight.

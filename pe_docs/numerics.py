@@ -9,6 +9,7 @@ effect of each rounding can be measured. mpmath is imported only inside the func
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -24,32 +25,38 @@ def ulp(x: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
     """The spacing of ``dtype``'s floating-point numbers at ``|x|`` (one unit in the last place), as float64.
 
     For ``|x|`` in ``[2^e, 2^(e+1))`` this is ``2^e · eps(dtype)``; below the smallest normal number it is the
-    subnormal spacing ``tiny · eps``.
+    subnormal spacing ``tiny · eps``. NaN and ``±inf`` have no spacing: their ulp is NaN (so an error
+    measured in ulps of a non-finite value is NaN rather than a misleading number).
 
     Args:
-        x: Values at which to measure the spacing (any real dtype).
+        x: Values at which to measure the spacing (any real dtype: floating point or integer).
         dtype: The floating-point format whose spacing is wanted; defaults to ``x.dtype``.
 
     Returns:
-        A float64 tensor of the same shape as ``x``.
+        A float64 tensor of the same shape as ``x``; NaN where ``x`` is NaN or infinite.
 
     Raises:
-        TypeError: ``x`` is not a tensor, or ``dtype`` (or ``x.dtype`` when ``dtype`` is omitted) is not a
-            floating-point dtype.
+        TypeError: ``x`` is not a tensor, or is complex or bool, or ``dtype`` (or ``x.dtype`` when ``dtype``
+            is omitted) is not a floating-point dtype.
 
     Examples:
         >>> ulp(torch.tensor([1.0, 3.0]))
         tensor([1.1921e-07, 2.3842e-07], dtype=torch.float64)
+        >>> ulp(torch.tensor([float("nan"), float("inf")]))
+        tensor([nan, nan], dtype=torch.float64)
     """
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if x.is_complex() or x.dtype == torch.bool:
+        raise TypeError(f"x must be a real tensor, got dtype {x.dtype}")
     dtype = check_float_dtype(x.dtype if dtype is None else dtype)
     info = torch.finfo(dtype)
     mag = x.detach().to(torch.float64).abs()
     # frexp: |x| = m · 2^e with m in [0.5, 1), so |x|'s binade starts at 2^(e-1). Exact (no log2 rounding).
     _, exponent = torch.frexp(mag)
     spacing = torch.ldexp(torch.full_like(mag, info.eps), (exponent - 1).to(torch.float64))
-    return torch.where(mag < info.tiny, torch.full_like(mag, info.eps * info.tiny), spacing)
+    spacing = torch.where(mag < info.tiny, torch.full_like(mag, info.eps * info.tiny), spacing)
+    return torch.where(torch.isfinite(mag), spacing, torch.full_like(mag, math.nan))
 
 
 def ulp_error(approx: torch.Tensor, reference: torch.Tensor | Sequence[Any]) -> torch.Tensor:
@@ -64,7 +71,8 @@ def ulp_error(approx: torch.Tensor, reference: torch.Tensor | Sequence[Any]) -> 
             dtype, including float64). Same number of elements as ``approx``.
 
     Returns:
-        A float64 tensor with the shape of ``approx``.
+        A float64 tensor with the shape of ``approx``; NaN where ``approx`` or a tensor ``reference`` is
+        NaN or infinite.
 
     Raises:
         TypeError: ``approx`` is not a floating-point tensor, or ``reference`` is neither a tensor nor a
@@ -133,7 +141,8 @@ def reference_frequencies(d_model: int, *, base: float = 10000.0, digits: int = 
         A list of ``d_model // 2`` ``mpmath.mpf`` values.
 
     Raises:
-        TypeError, ValueError: as for :func:`pe_docs.inverse_frequencies`, or ``digits`` < 20.
+        TypeError: ``d_model`` or ``digits`` is not an integer, or ``base`` is not a real number.
+        ValueError: ``d_model`` is odd or < 1, ``base`` is not finite and > 0, or ``digits`` < 20.
 
     Examples:
         >>> [float(w) for w in reference_frequencies(4)]
@@ -160,15 +169,15 @@ def rows_in_dtype(
 ) -> torch.Tensor:
     """Rows ``positions`` of the table computed the tutorial way: everything, including ``p·w``, in ``dtype``.
 
-    The frequencies come from :func:`pe_docs.inverse_frequencies` with ``method`` in ``dtype``, the positions
+    The frequencies come from ``pe_docs.inverse_frequencies`` with ``method`` in ``dtype``, the positions
     are converted to ``dtype``, and the phase ``p·w`` is rounded to ``dtype`` before ``sin``/``cos``. Compare
-    with :func:`pe_docs.sinusoidal_table`, which forms the phase in float64.
+    with ``pe_docs.sinusoidal_table``, which forms the phase in float64.
 
     Args:
         positions: Non-negative integer positions, a 1-D integer tensor or a sequence of ints.
         d_model: Width; a positive even integer.
         base: The constant of the encoding; finite and > 0.
-        method: ``"pow"`` or ``"log"`` (see :func:`pe_docs.inverse_frequencies`).
+        method: ``"pow"`` or ``"log"`` (see ``pe_docs.inverse_frequencies``).
         dtype: The one floating-point dtype every step is computed in.
 
     Returns:
@@ -197,8 +206,23 @@ def exact_rows(
 ) -> torch.Tensor:
     """Rows ``positions`` of the table in float64 (phase formed in float64), interleaved layout.
 
-    The reference for :func:`rows_in_dtype`; the same values as ``sinusoidal_table(..., dtype=float64)`` at
-    those rows, without building the rows in between.
+    The reference for ``rows_in_dtype``; the same values as ``sinusoidal_table(..., dtype=float64)`` at
+    those rows (to float64 rounding), without building the rows in between.
+
+    Args:
+        positions: Non-negative integer positions (at most ``2**53``), a 1-D integer tensor or a sequence
+            of ints; may be empty.
+        d_model: Width; a positive even integer.
+        base: The constant of the encoding; finite and > 0.
+
+    Returns:
+        A float64 tensor of shape ``(len(positions), d_model)``: columns ``2i`` and ``2i + 1`` hold
+        ``sin(p·w_i)`` and ``cos(p·w_i)``.
+
+    Raises:
+        TypeError: ``positions`` is not integer-valued, or another argument has the wrong type.
+        ValueError: a position is negative or > ``2**53``, ``positions`` is not 1-D, or ``d_model``/``base``
+            is invalid.
 
     Examples:
         >>> exact_rows([1], 2)
@@ -219,14 +243,30 @@ def row_errors(
     method: FrequencyMethod = "pow",
     dtype: torch.dtype = torch.float32,
 ) -> torch.Tensor:
-    """Largest absolute error of each row of :func:`rows_in_dtype` against :func:`exact_rows`.
+    """Largest absolute error of each row of ``rows_in_dtype`` against ``exact_rows``.
+
+    Measures what rounding the frequencies and the phase ``p·w`` to ``dtype`` does to each row.
+
+    Args:
+        positions: Non-negative integer positions, a 1-D integer tensor or a sequence of ints.
+        d_model: Width; a positive even integer.
+        base: The constant of the encoding; finite and > 0.
+        method: ``"pow"`` or ``"log"``, how ``rows_in_dtype`` computes the frequencies.
+        dtype: The floating-point dtype the rows are computed in.
 
     Returns:
-        A float64 tensor of shape ``(len(positions),)``.
+        A float64 tensor of shape ``(len(positions),)``: ``max_c |rows_in_dtype − exact_rows|`` per row,
+        NaN for a row that contains NaN (e.g. float16 positions that overflowed to ``inf``).
+
+    Raises:
+        TypeError: as for ``rows_in_dtype``.
+        ValueError: as for ``rows_in_dtype``.
 
     Examples:
         >>> row_errors([0], 8)
         tensor([0.], dtype=torch.float64)
+        >>> bool(row_errors([10**6], 512)[0] > 1e-2)  # float32 phase at position 10**6
+        True
     """
     approx = rows_in_dtype(positions, d_model, base=base, method=method, dtype=dtype)
     exact = exact_rows(positions, d_model, base=base)

@@ -28,7 +28,7 @@ def relative_transform(
          [-sin(k·w_i), cos(k·w_i)]]
 
     in rows and columns ``2i, 2i + 1`` (the (sin, cos) pair of the interleaved layout of
-    :func:`pe_docs.sinusoidal_table`), and zeros elsewhere. It depends on the offset ``k`` only, not on
+    ``pe_docs.sinusoidal_table``), and zeros elsewhere. It depends on the offset ``k`` only, not on
     ``p``; it is orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
     float64 and only the entries are rounded to ``dtype``.
 

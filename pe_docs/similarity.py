@@ -9,11 +9,12 @@ position gets its own code), and builds the binary code of ``0 … N−1`` for t
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import torch
 
-from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs._checks import check_base, check_d_model, check_int, check_real_tensor
 from pe_docs.frequencies import inverse_frequencies
 
 _CHUNK_ELEMENTS = 1 << 22  # elements per block in chunked computations (~32 MB of float64)
@@ -54,25 +55,26 @@ def neighbour_similarity(d_model: int, max_k: int, *, base: float = 10000.0) -> 
 def first_rise(values: torch.Tensor) -> int | None:
     """The first index ``k`` with ``values[k + 1] > values[k]`` (the first local minimum), or ``None``.
 
-    Applied to :func:`neighbour_similarity`, it is the offset ``k`` after which a farther position
+    Applied to ``neighbour_similarity``, it is the offset ``k`` after which a farther position
     (``k + 1``) looks *more* like ``p`` than a nearer one: up to ``k`` the similarity decreases, then it
     rises, so it is not monotone.
 
     Args:
-        values: A real 1-D tensor.
+        values: A 1-D tensor, floating point (every entry finite) or integer. Ties are not a rise.
 
     Returns:
-        The index ``k``, or ``None`` if the sequence never rises.
+        The index ``k``, or ``None`` if the sequence never rises (including when it has fewer than 2 entries).
 
     Raises:
-        TypeError: ``values`` is not a real tensor.
-        ValueError: ``values`` is not 1-D.
+        TypeError: ``values`` is not a tensor, or is complex or bool.
+        ValueError: ``values`` is not 1-D, or holds NaN or an infinity (a NaN compares false with everything,
+            so a rise next to it would be silently skipped).
 
     Examples:
         >>> first_rise(torch.tensor([3.0, 2.0, 2.5, 1.0]))
         1
     """
-    v = _check_1d("values", values)
+    v = _check_values("values", values, ndim=1)
     up = torch.nonzero(v[1:] > v[:-1])
     return int(up[0, 0]) if up.numel() else None
 
@@ -81,20 +83,20 @@ def first_negative(values: torch.Tensor) -> int | None:
     """The first index ``k`` with ``values[k] < 0``, or ``None`` if there is none.
 
     Args:
-        values: A real 1-D tensor.
+        values: A 1-D tensor, floating point (every entry finite) or integer. ``-0.0`` is not negative.
 
     Returns:
         The index, or ``None`` if no value is negative.
 
     Raises:
-        TypeError: ``values`` is not a real tensor.
-        ValueError: ``values`` is not 1-D.
+        TypeError: ``values`` is not a tensor, or is complex or bool.
+        ValueError: ``values`` is not 1-D, or holds NaN or an infinity.
 
     Examples:
         >>> first_negative(torch.tensor([1.0, 0.2, -0.1, 0.3]))
         2
     """
-    v = _check_1d("values", values)
+    v = _check_values("values", values, ndim=1)
     neg = torch.nonzero(v < 0)
     return int(neg[0, 0]) if neg.numel() else None
 
@@ -110,44 +112,49 @@ class RowDistance(NamedTuple):
 def min_row_distance(table: torch.Tensor) -> RowDistance:
     """The smallest Euclidean distance between two different rows of ``table``, and which rows.
 
-    Every pair is compared (vectorised in blocks through the Gram matrix, in float64); the distance of the
-    closest pair is then recomputed directly from the difference of the two rows, so it is exact to float64
-    rounding. A result > 0 proves that no two positions share a code.
+    Every pair ``i < j`` is compared on the CPU in float64, in blocks of rows so that memory stays bounded
+    (about 4 million distances, 32 MB, at a time). Each distance is formed from the differences of the two
+    rows (``torch.cdist`` without the ``‖a‖² + ‖b‖² − 2a·b`` shortcut, which cancels catastrophically for
+    rows that are close together but far from the origin), so the pair found is the closest one to float64
+    rounding. A result > 0 proves that no two positions share a code. Of several equally close pairs, the
+    one with the smallest ``i``, then the smallest ``j``, is returned.
 
     Args:
-        table: A real 2-D tensor with at least two rows.
+        table: A 2-D tensor with at least two rows: floating point with every entry finite, or integer
+            (converted to float64).
 
     Returns:
-        ``RowDistance(distance, i, j)`` with ``i < j``.
+        ``RowDistance(distance, i, j)`` with ``i < j``; ``distance`` is ``‖table[i] − table[j]‖``.
 
     Raises:
-        TypeError: ``table`` is not a real floating-point or integer tensor.
-        ValueError: ``table`` is not 2-D or has fewer than two rows.
+        TypeError: ``table`` is not a tensor, or is complex or bool.
+        ValueError: ``table`` is not 2-D, has fewer than two rows, or holds NaN or an infinity.
 
     Examples:
         >>> min_row_distance(torch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]))
         RowDistance(distance=1.0, i=0, j=2)
+        >>> min_row_distance(torch.tensor([[1e4, 0.0], [1e4, 3e-5], [1e4, 1e-5]], dtype=torch.float64))
+        RowDistance(distance=1e-05, i=0, j=2)
     """
-    if not isinstance(table, torch.Tensor):
-        raise TypeError(f"table must be a torch.Tensor, got {type(table).__name__}")
-    if table.dtype.is_complex or table.dtype == torch.bool:
-        raise TypeError(f"table must be real-valued, got dtype {table.dtype}")
-    if table.dim() != 2 or table.size(0) < 2:
-        raise ValueError(f"table must be 2-D with at least 2 rows, got shape {tuple(table.shape)}")
-    x = table.detach().to(torch.float64)
+    x = _check_values("table", table, ndim=2)
+    if x.size(0) < 2:
+        raise ValueError(f"table must have at least 2 rows, got shape {tuple(x.shape)}")
+    x = x.to(device="cpu", dtype=torch.float64)
     n = x.size(0)
-    sq = (x * x).sum(dim=1)
-    best, best_i, best_j = float("inf"), 0, 1
+    best, best_i, best_j = math.inf, 0, 1
     step = max(1, _CHUNK_ELEMENTS // n)
-    cols = torch.arange(n)
-    for s in range(0, n, step):
-        rows = torch.arange(s, min(n, s + step))
-        d2 = sq[rows, None] + sq[None, :] - 2.0 * (x[rows] @ x.T)
-        d2[cols[None, :] <= rows[:, None]] = float("inf")  # each pair once, never a row with itself
-        flat = int(torch.argmin(d2))
-        value = float(d2.reshape(-1)[flat])
+    for s in range(0, n - 1, step):
+        e = min(n - 1, s + step)  # rows s … e-1 against columns s … n-1 (the pairs with j > i)
+        dist = torch.cdist(x[s:e], x[s:], compute_mode="donot_use_mm_for_euclid_dist")
+        local = torch.arange(e - s)
+        # each pair once, never a row with itself
+        dist[torch.arange(n - s)[None, :] <= local[:, None]] = math.inf
+        flat = int(torch.argmin(dist))  # the first minimum in row-major order: smallest i, then j
+        value = float(dist.reshape(-1)[flat])
         if value < best:
-            best, best_i, best_j = value, int(rows[flat // n]), flat % n
+            row, col = divmod(flat, n - s)
+            best, best_i, best_j = value, s + row, s + col
+    # recompute the winner from its two rows, so the value does not depend on the blocking
     distance = float(torch.linalg.vector_norm(x[best_i] - x[best_j]))
     return RowDistance(distance, best_i, best_j)
 
@@ -188,11 +195,12 @@ def binary_code(n_positions: int, n_bits: int) -> torch.Tensor:
     return (p[:, None] >> torch.arange(n_bits, dtype=torch.int64)[None, :]) & 1
 
 
-def _check_1d(name: str, values: object) -> torch.Tensor:
-    if not isinstance(values, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(values).__name__}")
-    if values.dtype.is_complex or values.dtype == torch.bool:
-        raise TypeError(f"{name} must be real-valued, got dtype {values.dtype}")
-    if values.dim() != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {tuple(values.shape)}")
-    return values.detach()
+def _check_values(name: str, value: object, *, ndim: int) -> torch.Tensor:
+    """A finite real floating-point tensor or an integer tensor (exact, never NaN) of ``ndim`` dimensions."""
+    if isinstance(value, torch.Tensor) and (value.is_complex() or value.dtype == torch.bool):
+        raise TypeError(f"{name} must be a real (floating-point or integer) tensor, got dtype {value.dtype}")
+    if isinstance(value, torch.Tensor) and not value.is_floating_point():
+        if value.dim() != ndim:
+            raise ValueError(f"{name} must have {ndim} dimensions, got shape {tuple(value.shape)}")
+        return value.detach()
+    return check_real_tensor(name, value, ndim=ndim).detach()

@@ -25,8 +25,18 @@ from dataclasses import dataclass, field
 
 import torch
 
-from pe_docs._checks import check_base, check_d_model, check_float_dtype, check_int
-from pe_docs.numerics import rows_in_dtype
+from pe_docs._checks import (
+    check_base,
+    check_choice,
+    check_d_model,
+    check_float_dtype,
+    check_int,
+    check_real,
+    check_real_tensor,
+)
+from pe_docs.encoding import LAYOUTS, Layout
+from pe_docs.frequencies import inverse_frequencies
+from pe_docs.numerics import exact_rows, rows_in_dtype
 
 # ---------------------------------------------------------------------------------------------- layouts
 
@@ -48,7 +58,17 @@ def _concat_order(d: int) -> torch.Tensor:
 def interleaved_to_concat(table: torch.Tensor) -> torch.Tensor:
     """Reorder the last dimension from ``[sin0, cos0, sin1, cos1, …]`` to ``[sin0, sin1, … | cos0, cos1, …]``.
 
-    A pure column permutation: values are copied bit for bit, any shape ``(..., d)`` with ``d`` even.
+    A pure column permutation: values are copied bit for bit.
+
+    Args:
+        table: A tensor of shape ``(..., d)`` with ``d`` even, any dtype and device.
+
+    Returns:
+        A new tensor of the same shape, dtype and device.
+
+    Raises:
+        TypeError: ``table`` is not a tensor.
+        ValueError: ``table`` is 0-D or its last dimension is odd.
 
     Examples:
         >>> interleaved_to_concat(torch.tensor([[0.0, 1.0, 2.0, 3.0]]))
@@ -59,7 +79,17 @@ def interleaved_to_concat(table: torch.Tensor) -> torch.Tensor:
 
 
 def concat_to_interleaved(table: torch.Tensor) -> torch.Tensor:
-    """Inverse of :func:`interleaved_to_concat`: ``[sin | cos]`` back to the paper's interleaved columns.
+    """Inverse of ``interleaved_to_concat``: ``[sin | cos]`` back to the paper's interleaved columns.
+
+    Args:
+        table: A tensor of shape ``(..., d)`` with ``d`` even, any dtype and device.
+
+    Returns:
+        A new tensor of the same shape, dtype and device.
+
+    Raises:
+        TypeError: ``table`` is not a tensor.
+        ValueError: ``table`` is 0-D or its last dimension is odd.
 
     Examples:
         >>> concat_to_interleaved(torch.tensor([[0.0, 2.0, 1.0, 3.0]]))
@@ -74,14 +104,15 @@ def concat_to_interleaved(table: torch.Tensor) -> torch.Tensor:
 
 
 def _phase(positions: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The phase ``p · w`` of every position and frequency, in float64, shape ``(len(positions), len(w))``."""
     return positions.to(torch.float64)[:, None] * w[None, :]
 
 
-def _paper_frequencies(n: int, d: int, base: float) -> torch.Tensor:
-    """``base^(-2i/d)`` for ``i = 0 … n - 1`` (n may be ceil(d/2) for odd d, as in DistilBERT/Marian)."""
-    return torch.pow(
-        torch.tensor(base, dtype=torch.float64), -(2.0 * torch.arange(n, dtype=torch.float64) / d)
-    )
+def _odd_width_frequencies(d: int, base: float) -> torch.Tensor:
+    """``base^(-2i/d)`` for ``i = 0 … (d - 1)/2`` and odd ``d`` (DistilBERT/Marian), which
+    ``pe_docs.inverse_frequencies`` rejects; the same expression, so it matches it bit for bit."""
+    two_i = torch.arange(0, d, 2, dtype=torch.float64)
+    return torch.pow(torch.tensor(base, dtype=torch.float64), -(two_i / d))
 
 
 def _t2t_frequencies(d: int, max_timescale: float, min_timescale: float = 1.0) -> torch.Tensor:
@@ -106,6 +137,19 @@ def concat_paper_table(
     cosines (odd ``j``). For even ``d_model`` this equals ``sinusoidal_table(..., layout="concat")``; an odd
     ``d_model`` works and gives one more sine than cosine column.
 
+    Args:
+        max_len: Number of positions (rows); an integer >= 1.
+        d_model: Width; an integer >= 1 (odd allowed).
+        base: The frequency base; finite and > 0.
+        dtype: Floating-point dtype of the result (the phase is always formed in float64).
+
+    Returns:
+        A tensor of shape ``(max_len, d_model)``: ``⌈d/2⌉`` sine columns, then ``⌊d/2⌋`` cosine columns.
+
+    Raises:
+        TypeError: an argument has the wrong type (``dtype`` not floating point).
+        ValueError: ``max_len`` or ``d_model`` is < 1, ``base`` <= 0 or not finite.
+
     Examples:
         >>> concat_paper_table(2, 3)
         tensor([[0.0000, 0.0000, 1.0000],
@@ -114,10 +158,11 @@ def concat_paper_table(
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_int("d_model", d_model, minimum=1)
     base = check_base(base)
-    w = _paper_frequencies((d + 1) // 2, d, base)
+    dtype = check_float_dtype(dtype)
+    w = _odd_width_frequencies(d, base) if d % 2 else inverse_frequencies(d, base=base)
     phase = _phase(torch.arange(max_len), w)
     table = torch.cat((torch.sin(phase), torch.cos(phase[:, : d // 2])), dim=-1)
-    return table.to(check_float_dtype(dtype))
+    return table.to(dtype)
 
 
 def tensor2tensor_table(
@@ -136,12 +181,19 @@ def tensor2tensor_table(
     column on the right.
 
     Args:
-        max_len: Number of positions.
+        max_len: Number of positions; an integer >= 1.
         d_model: Width (the "channels"); an integer >= 2.
-        min_timescale: Shortest timescale (``1/w``).
-        max_timescale: Longest timescale (``1/w``).
-        start: First position.
-        dtype: Dtype of the result (the phase is always formed in float64).
+        min_timescale: Shortest timescale (``1/w``); finite and > 0.
+        max_timescale: Longest timescale (``1/w``); finite and > 0.
+        start: First position; an integer >= 0.
+        dtype: Floating-point dtype of the result (the phase is always formed in float64).
+
+    Returns:
+        A tensor of shape ``(max_len, d_model)``: rows are positions ``start … start + max_len − 1``.
+
+    Raises:
+        TypeError: an argument has the wrong type (``dtype`` not floating point).
+        ValueError: an argument is out of range.
 
     Examples:
         >>> tensor2tensor_table(2, 4)
@@ -153,8 +205,9 @@ def tensor2tensor_table(
     start = check_int("start", start, minimum=0)
     min_timescale = check_base(min_timescale, "min_timescale")
     max_timescale = check_base(max_timescale, "max_timescale")
+    dtype = check_float_dtype(dtype)
     phase = _phase(torch.arange(start, start + max_len), _t2t_frequencies(d, max_timescale, min_timescale))
-    return _concat_with_pad(torch.sin(phase), torch.cos(phase), d).to(check_float_dtype(dtype))
+    return _concat_with_pad(torch.sin(phase), torch.cos(phase), d).to(dtype)
 
 
 def fairseq_table(
@@ -162,10 +215,23 @@ def fairseq_table(
 ) -> torch.Tensor:
     """What fairseq's ``SinusoidalPositionalEmbedding`` adds to tokens ``0 … max_len − 1`` of a sequence.
 
-    Same frequencies and layout as :func:`tensor2tensor_table` (``[sin | cos]``, denominator ``d/2 − 1``,
+    Same frequencies and layout as ``tensor2tensor_table`` (``[sin | cos]``, denominator ``d/2 − 1``,
     zero column for odd ``d``), but fairseq numbers the tokens of an unpadded sequence from
     ``padding_idx + 1``: row ``s`` here is the encoding of position ``s + padding_idx + 1``. (Row
     ``padding_idx`` of fairseq's own weight matrix is zeroed and used only for padding tokens.)
+
+    Args:
+        max_len: Number of tokens; an integer >= 1.
+        d_model: Width; an integer >= 4.
+        padding_idx: fairseq's padding index; an integer >= 0.
+        dtype: Floating-point dtype of the result.
+
+    Returns:
+        A tensor of shape ``(max_len, d_model)``.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: an argument is out of range.
 
     Examples:
         >>> torch.equal(fairseq_table(3, 8, padding_idx=1), tensor2tensor_table(3, 8, start=2))
@@ -179,33 +245,55 @@ def fairseq_table(
 def tutorial_buffer(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
     """The PyTorch tutorial's buffer: shape ``(max_len, 1, d_model)``, float32, phase rounded in float32.
 
-    Sequence-first (``x + pe[:x.size(0)]`` for ``x`` of shape ``(seq, batch, d)``). The code fills the
-    sine columns with ``pe[:, 0, 0::2]`` and the cosines with ``pe[:, 0, 1::2]`` from the same ``d/2``
-    frequencies, so an odd ``d_model`` fails exactly as the original does.
+    Sequence-first (``x + pe[:x.size(0)]`` for ``x`` of shape ``(seq, batch, d)``). The tutorial computes
+    ``exp(arange(0, d, 2) · (−ln(base)/d))`` and the phase in float32, which is
+    ``pe_docs.rows_in_dtype`` with ``method="log"`` and ``dtype=float32``; the buffer is exactly that,
+    with a batch axis of 1. The code fills the sine columns ``pe[:, 0, 0::2]`` and the cosine columns
+    ``pe[:, 0, 1::2]`` from the same ``⌈d/2⌉`` frequencies, so an odd ``d_model`` fails as the original
+    does.
+
+    Args:
+        max_len: Number of positions; an integer >= 1.
+        d_model: Width; an integer >= 1 (an odd width raises ``RuntimeError``, see below).
+        base: The frequency base; finite and > 0.
+
+    Returns:
+        A float32 tensor of shape ``(max_len, 1, d_model)``.
 
     Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: ``max_len`` or ``d_model`` is < 1, ``base`` <= 0 or not finite.
         RuntimeError: for odd ``d_model`` — ``ceil(d/2)`` frequencies do not fit ``floor(d/2)`` cosine
-            columns (this reproduces the crash; it is not input validation).
+            columns (this reproduces the tutorial's crash; it is not input validation).
 
     Examples:
         >>> tutorial_buffer(10, 4).shape
         torch.Size([10, 1, 4])
+        >>> tutorial_buffer(10, 7)
+        Traceback (most recent call last):
+        ...
+        RuntimeError: the tutorial's code fails for odd d_model=7: 4 cosines do not fit the 3 columns pe[:, 0, 1::2]
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_int("d_model", d_model, minimum=1)
     base = check_base(base)
-    position = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)
-    div_term = torch.exp(torch.arange(0, d, 2, dtype=torch.float32) * (-math.log(base) / d))
-    pe = torch.zeros(max_len, 1, d)
-    pe[:, 0, 0::2] = torch.sin(position * div_term)
-    pe[:, 0, 1::2] = torch.cos(position * div_term)
-    return pe
+    if d % 2:
+        raise RuntimeError(
+            f"the tutorial's code fails for odd d_model={d}: {(d + 1) // 2} cosines do not fit the {d // 2} "
+            "columns pe[:, 0, 1::2]"
+        )
+    return rows_in_dtype(torch.arange(max_len), d, base=base, method="log", dtype=torch.float32)[:, None]
 
 
 # -------------------------------------------------------------------------------------------- the bugs
 
 
 def _interleaved(sin_w: torch.Tensor, cos_w: torch.Tensor, max_len: int) -> torch.Tensor:
+    """Interleaved rows ``sin(p·sin_w[i]), cos(p·cos_w[i])`` for ``p = 0 … max_len − 1``, float64.
+
+    Unlike ``pe_docs.exact_rows`` the sine and cosine of a pair may have different frequencies, which is
+    what the bugs below get wrong; the correct table is built by ``exact_rows``.
+    """
     p = torch.arange(max_len)
     return torch.stack((torch.sin(_phase(p, sin_w)), torch.cos(_phase(p, cos_w))), dim=-1).flatten(-2)
 
@@ -215,6 +303,23 @@ def odd_cosine_exponent_table(max_len: int, d_model: int, *, base: float = 10000
 
     Common in tutorials that read "2i+1" in ``PE(pos, 2i+1)`` as part of the exponent. Each sine/cosine
     pair then has two different frequencies, so no rotation maps position ``p`` to ``p + k``.
+
+    Args:
+        max_len: Number of positions; an integer >= 1.
+        d_model: Width; a positive even integer.
+        base: The frequency base; finite and > 0.
+
+    Returns:
+        A float64 tensor of shape ``(max_len, d_model)``, interleaved layout.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: ``max_len`` < 1, ``d_model`` odd or < 1, ``base`` <= 0 or not finite.
+
+    Examples:
+        >>> odd_cosine_exponent_table(2, 2, base=100.0)  # cos(1 · 100^(-1/2)) = cos(0.1)
+        tensor([[0.0000, 1.0000],
+                [0.8415, 0.9950]], dtype=torch.float64)
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
@@ -228,6 +333,22 @@ def doubled_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0)
 
     Half the frequencies fall below the paper's smallest, ``1/base``; the table is still a valid rotation
     family, just a different (and less useful) one.
+
+    Args:
+        max_len: Number of positions; an integer >= 1.
+        d_model: Width; a positive even integer.
+        base: The frequency base; finite and > 0.
+
+    Returns:
+        A float64 tensor of shape ``(max_len, d_model)``, interleaved layout.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: ``max_len`` < 1, ``d_model`` odd or < 1, ``base`` <= 0 or not finite.
+
+    Examples:
+        >>> doubled_exponent_table(2, 4, base=4.0)[1]  # second pair: w = 4^(-4/4) = 0.25, not 4^(-2/4)
+        tensor([0.8415, 0.5403, 0.2474, 0.9689], dtype=torch.float64)
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
@@ -237,7 +358,25 @@ def doubled_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0)
 
 
 def doubled_and_odd_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
-    """Both bugs at once (source notebook 003): sines use ``2·2i/d``, cosines ``2·(2i + 1)/d``."""
+    """Both bugs at once (source notebook 003): sines use ``2·2i/d``, cosines ``2·(2i + 1)/d``.
+
+    Args:
+        max_len: Number of positions; an integer >= 1.
+        d_model: Width; a positive even integer.
+        base: The frequency base; finite and > 0.
+
+    Returns:
+        A float64 tensor of shape ``(max_len, d_model)``, interleaved layout.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: ``max_len`` < 1, ``d_model`` odd or < 1, ``base`` <= 0 or not finite.
+
+    Examples:
+        >>> doubled_and_odd_exponent_table(2, 2, base=4.0)  # sin(1 · 4^0), cos(1 · 4^(-2/2)) = cos(0.25)
+        tensor([[0.0000, 1.0000],
+                [0.8415, 0.9689]], dtype=torch.float64)
+    """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
     b = torch.tensor(check_base(base), dtype=torch.float64)
@@ -246,49 +385,81 @@ def doubled_and_odd_exponent_table(max_len: int, d_model: int, *, base: float = 
     return _interleaved(sin_w, cos_w, max_len)
 
 
-def integer_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
+def integer_exponent_table(max_len: int, d_model: int) -> torch.Tensor:
     """Bug: the exponent computed in integer arithmetic, so every frequency is 1.
 
     In old PyTorch ``torch.arange(0, d, 2) * -(math.log(10000.0) / d)`` kept the integer dtype and the
     scalar was truncated to 0 (BERT-pytorch #18); ``2 * i // d`` has the same effect. Every column pair is
     then ``sin(p), cos(p)``: the table repeats itself every ``2π`` positions and carries one number's worth
-    of information.
+    of information. With every exponent 0 the base drops out, so this table takes none.
+
+    Args:
+        max_len: Number of positions; an integer >= 1.
+        d_model: Width; a positive even integer.
+
+    Returns:
+        A float64 tensor of shape ``(max_len, d_model)``: columns ``2i`` are ``sin(p)``, columns ``2i + 1``
+        are ``cos(p)``.
+
+    Raises:
+        TypeError: an argument is not an integer.
+        ValueError: ``max_len`` < 1, ``d_model`` odd or < 1.
+
+    Examples:
+        >>> integer_exponent_table(2, 4)
+        tensor([[0.0000, 1.0000, 0.0000, 1.0000],
+                [0.8415, 0.5403, 0.8415, 0.5403]], dtype=torch.float64)
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
-    check_base(base)
     w = torch.ones(d // 2, dtype=torch.float64)
     return _interleaved(w, w, max_len)
 
 
-def wrong_axis_rows(max_len: int, d_model: int, *, batch: int = 1, base: float = 10000.0) -> torch.Tensor:
+def wrong_axis_rows(max_len: int, d_model: int, *, batch: int = 0, base: float = 10000.0) -> torch.Tensor:
     """Bug: a batch-first buffer added to a sequence-first input along the wrong axis.
 
-    For ``x`` of shape ``(seq, batch, d)`` and a buffer ``pe`` of shape ``(1, max_len, d)``, the line
-    ``x + pe[:, :x.size(1)]`` broadcasts without error and adds ``PE[b]`` to every token of batch item ``b``.
-    Returns what sequence item ``0`` receives at positions ``0 … max_len − 1``: the same row every time.
+    For ``x`` of shape ``(seq, B, d)`` and a buffer ``pe`` of shape ``(1, L, d)`` (``L >= B``), the line
+    ``x + pe[:, :x.size(1)]`` broadcasts without error and adds ``PE[b]`` to every token of batch element
+    ``b``. Returns what batch element ``batch`` receives at positions ``0 … max_len − 1``: the paper's row
+    ``batch`` (float64) every time.
+
+    Args:
+        max_len: Sequence length (rows of the result); an integer >= 1.
+        d_model: Width; a positive even integer.
+        batch: The batch element ``b`` whose rows are returned; an integer >= 0.
+        base: The frequency base; finite and > 0.
+
+    Returns:
+        A float64 tensor of shape ``(max_len, d_model)`` whose rows all equal ``exact_rows([batch], d_model)``.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: ``max_len`` < 1, ``batch`` < 0, ``d_model`` odd or < 1, ``base`` <= 0 or not finite.
 
     Examples:
-        >>> rows = wrong_axis_rows(5, 8)
-        >>> bool((rows == rows[0]).all())
+        >>> wrong_axis_rows(3, 2, batch=1)  # every position of batch element 1 gets PE[1]
+        tensor([[0.8415, 0.5403],
+                [0.8415, 0.5403],
+                [0.8415, 0.5403]], dtype=torch.float64)
+        >>> from pe_docs import sinusoidal_table
+        >>> pe = sinusoidal_table(5, 8, dtype=torch.float64)[None]  # batch-first buffer
+        >>> x = torch.zeros(4, 3, 8, dtype=torch.float64)  # sequence-first input, 3 batch elements
+        >>> torch.equal((x + pe[:, : x.size(1)])[:, 2], wrong_axis_rows(4, 8, batch=2))
         True
     """
     max_len = check_int("max_len", max_len, minimum=1)
-    batch = check_int("batch", batch, minimum=1)
+    batch = check_int("batch", batch, minimum=0)
+    if batch > 2**53:
+        raise ValueError(f"batch must be <= 2**53 (exact in float64), got {batch}")
     d = check_d_model(d_model)
-    pe = _interleaved(
-        _paper_frequencies(d // 2, d, check_base(base)),
-        _paper_frequencies(d // 2, d, base),
-        max(max_len, batch),
-    )[None]
-    x = torch.zeros(max_len, batch, d, dtype=torch.float64)
-    return (x + pe[:, : x.size(1)])[:, 0]
+    return exact_rows([batch], d, base=base).expand(max_len, d).clone()
 
 
 # ---------------------------------------------------------------------------------------- the checker
 
 
-def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: str = "interleaved") -> float:
+def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: Layout = "interleaved") -> float:
     """How far the table is from having a relative transform: the best 2×2 map per sin/cos pair.
 
     For each column pair (``(2i, 2i+1)`` interleaved, ``(i, d/2 + i)`` concatenated) fit, by least squares
@@ -298,24 +469,32 @@ def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: str = "i
     cannot be mapped, and the residual is of order 1.
 
     Args:
-        table: Shape ``(L, d)``, ``d`` even, ``L > k + 2``.
+        table: A real floating-point tensor of shape ``(L, d)``, ``d`` even, ``L > k + 2``, all finite.
         k: The shift; an integer >= 1.
         layout: ``"interleaved"`` or ``"concat"``: how columns are paired.
+
+    Returns:
+        The largest absolute residual, a Python float.
+
+    Raises:
+        TypeError: ``table`` is not a real floating-point tensor, ``k`` is not an integer.
+        ValueError: ``table`` is not 2-D, has an odd width, too few rows or non-finite entries; ``k`` < 1;
+            ``layout`` unknown.
 
     Examples:
         >>> from pe_docs import sinusoidal_table
         >>> pairwise_shift_residual(sinusoidal_table(64, 16, dtype=torch.float64)) < 1e-12
         True
+        >>> pairwise_shift_residual(odd_cosine_exponent_table(64, 16)) > 0.5
+        True
     """
     table = _check_table(table)
-    if table.dim() != 2:
-        raise ValueError(f"table must have shape (L, d), got {tuple(table.shape)}")
+    check_real_tensor("table", table, ndim=2, finite=True)
     k = check_int("k", k, minimum=1)
     if table.size(0) <= k + 2:
         raise ValueError(f"table needs more than k + 2 = {k + 2} rows, got {table.size(0)}")
-    if layout not in ("interleaved", "concat"):
-        raise ValueError(f"layout must be 'interleaved' or 'concat', got {layout!r}")
-    t = table.to(torch.float64)
+    layout = check_choice("layout", layout, LAYOUTS)
+    t = table.detach().to(device="cpu", dtype=torch.float64)  # the gelsd driver runs on the CPU
     if layout == "concat":
         t = concat_to_interleaved(t)
     pairs = t.reshape(t.size(0), -1, 2).transpose(0, 1)  # (d/2, L, 2)
@@ -326,19 +505,26 @@ def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: str = "i
 
 @dataclass(frozen=True)
 class TableMatch:
-    """What :func:`identify_table` found.
+    """What ``identify_table`` found.
 
     Attributes:
-        name: The first known variant or bug (in :data:`KNOWN_TABLES` order) within tolerance, or
+        name: The first known variant or bug (in ``KNOWN_TABLES`` order) within tolerance, or
             ``"unknown"``.
         max_error: Largest absolute difference from that candidate (from the closest one if unknown).
         atol: The tolerance used.
         closest: The candidate with the smallest error (equals ``name`` unless several match).
         also_within_tolerance: Other candidates within tolerance (the table is too short to tell them apart).
-        errors: Every candidate's largest absolute difference.
-        shift_residual: :func:`pairwise_shift_residual` for ``k = 1`` in the matched layout (interleaved if
-            unknown); ``nan`` if not computable.
+        errors: Every candidate's largest absolute difference (``inf`` for a table with NaN entries).
+        shift_residual: ``pairwise_shift_residual`` for ``k = 1`` in the matched layout (interleaved if
+            unknown); ``nan`` if not computable (non-finite table).
         description: One line on what the candidate is, and the fix if it is a bug.
+
+    Examples:
+        >>> match = identify_table(wrong_axis_rows(64, 32))
+        >>> match.name, match.is_bug
+        ('constant-rows', True)
+        >>> match.description.split(";")[0]
+        'BUG: every position has the same vector (encoding added along the batch axis?)'
     """
 
     name: str
@@ -352,7 +538,7 @@ class TableMatch:
 
     @property
     def is_bug(self) -> bool:
-        """True when the matched candidate is a known bug."""
+        """True when the matched candidate is a known bug (False for correct variants and ``"unknown"``)."""
         return self.name in _BUGS
 
 
@@ -383,14 +569,22 @@ _BUGS = frozenset(
     }
 )
 KNOWN_TABLES: tuple[str, ...] = tuple(_DESCRIPTIONS)
+"""Names of every table ``identify_table`` recognises, in the order it tries them.
+
+Correct variants first (``"paper"``, ``"concat"``, ``"tensor2tensor"``, ``"fairseq"``, ``"float32-phase"``),
+then the bugs (:attr:`TableMatch.is_bug` is true for these); a table that matches none is ``"unknown"``.
+
+Examples:
+    >>> KNOWN_TABLES[:2], len(KNOWN_TABLES)
+    (('paper', 'concat'), 12)
+"""
 
 _DEFAULT_ATOL = {torch.float64: 1e-3, torch.float32: 1e-3, torch.float16: 2e-3, torch.bfloat16: 1e-2}
 
 
 def _candidates(max_len: int, d: int, base: float) -> dict[str, torch.Tensor]:
     p = torch.arange(max_len)
-    paper_w = _paper_frequencies(d // 2, d, base)
-    paper = _interleaved(paper_w, paper_w, max_len)
+    paper = exact_rows(p, d, base=base)
     return {
         "paper": paper,
         "concat": interleaved_to_concat(paper),
@@ -400,7 +594,7 @@ def _candidates(max_len: int, d: int, base: float) -> dict[str, torch.Tensor]:
         "odd-cosine-exponent": odd_cosine_exponent_table(max_len, d, base=base),
         "doubled-exponent": doubled_exponent_table(max_len, d, base=base),
         "doubled-and-odd-exponent": doubled_and_odd_exponent_table(max_len, d, base=base),
-        "integer-exponent": integer_exponent_table(max_len, d, base=base),
+        "integer-exponent": integer_exponent_table(max_len, d),
         "bfloat16-recomputed": rows_in_dtype(p, d, base=base, method="log", dtype=torch.bfloat16).to(torch.float64),
         "float16-recomputed": rows_in_dtype(p, d, base=base, method="log", dtype=torch.float16).to(torch.float64),
     }
@@ -412,22 +606,24 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
     Point it at the ``(L, d)`` table your model adds (for a sequence-first buffer of shape ``(L, 1, d)``
     pass ``buffer[:, 0]``; to test what a module really adds, pass ``module(zeros)`` for a zero input
     with dropout off). Every candidate is built at the same size in float64 and compared; the first
-    candidate in :data:`KNOWN_TABLES` order within ``atol`` is reported. Use at least a few dozen rows:
+    candidate in ``KNOWN_TABLES`` order within ``atol`` is reported. Use at least a few dozen rows:
     the paper and tensor2tensor tables differ by only ~1e-3 at position 1.
 
     Args:
-        table: Shape ``(L, d)`` with ``L >= 4`` and ``d >= 4`` even; any floating dtype, any device.
-        base: The frequency base the candidates are built with.
-        atol: Largest absolute difference that counts as a match; by default 1e-3 for float32/float64
-            tables, 2e-3 for float16, 1e-2 for bfloat16 (the rounding of an exact table in that dtype).
+        table: Shape ``(L, d)`` with ``L >= 4`` and ``d >= 4`` even; any real floating dtype, any device.
+            NaN or infinite entries are allowed and give ``"unknown"``.
+        base: The frequency base the candidates are built with; finite and > 0.
+        atol: Largest absolute difference that counts as a match, a finite number > 0 (Python or NumPy
+            scalar); by default 1e-3 for float32/float64 tables, 2e-3 for float16, 1e-2 for bfloat16 (the
+            rounding of an exact table in that dtype).
 
     Returns:
-        A :class:`TableMatch`.
+        A ``TableMatch``.
 
     Raises:
-        TypeError: ``table`` is not a floating-point tensor.
-        ValueError: wrong shape, odd width (see the variants page: pad columns are not identified), or
-            a non-finite ``atol``.
+        TypeError: ``table`` is not a real floating-point tensor, ``base`` or ``atol`` is not a real number.
+        ValueError: wrong shape, odd width (see the variants page: pad columns are not identified),
+            ``base`` or ``atol`` not finite or <= 0.
 
     Examples:
         >>> from pe_docs import sinusoidal_table
@@ -436,10 +632,7 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
         >>> identify_table(odd_cosine_exponent_table(64, 32)).name
         'odd-cosine-exponent'
     """
-    if not isinstance(table, torch.Tensor):
-        raise TypeError(f"table must be a torch.Tensor, got {type(table).__name__}")
-    if not table.is_floating_point():
-        raise TypeError(f"table must be a floating-point tensor, got dtype {table.dtype}")
+    check_real_tensor("table", table, finite=False)
     if table.dim() != 2:
         hint = " (for a (L, 1, d) buffer pass buffer[:, 0])" if table.dim() == 3 else ""
         raise ValueError(f"table must have shape (L, d), got {tuple(table.shape)}{hint}")
@@ -450,15 +643,14 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
     base = check_base(base)
     if atol is None:
         atol = _DEFAULT_ATOL.get(table.dtype, 1e-3)
-    elif isinstance(atol, bool) or not isinstance(atol, (int, float)) or not math.isfinite(atol) or atol <= 0:
-        raise ValueError(f"atol must be a finite number > 0, got {atol!r}")
+    else:
+        atol = check_real("atol", atol, minimum=0.0, open_minimum=True)
     t = table.detach().to(device="cpu", dtype=torch.float64)
 
     errors = {name: float((t - c).abs().max()) for name, c in _candidates(length, d, base).items()}
+    errors["constant-rows"] = float((t - t[:1]).abs().max())
+    # A NaN entry makes every difference NaN (and inf - inf is NaN): such a table matches nothing.
     errors = {k: (math.inf if math.isnan(v) else v) for k, v in errors.items()}
-    if torch.isnan(t).any():
-        errors = dict.fromkeys(errors, math.inf)
-    errors["constant-rows"] = float((t - t[:1]).abs().max()) if torch.isfinite(t).all() else math.inf
 
     within = [name for name in KNOWN_TABLES if errors[name] <= atol]
     closest = min(KNOWN_TABLES, key=lambda n: errors[n])

@@ -83,7 +83,8 @@ def test_rope_bad_input():
         rope_rotate(torch.ones(2, 3))
     with pytest.raises(ValueError, match=r"shape"):
         rope_rotate(torch.ones(4))
-    with pytest.raises(ValueError, match=r"positions must have shape \(2,\)"):
+    broadcast = r"positions must have a shape that broadcasts to x.shape\[:-1\] = \(2,\), got shape \(3,\)"
+    with pytest.raises(ValueError, match=broadcast):
         rope_rotate(torch.ones(2, 4), torch.arange(3))
     with pytest.raises(TypeError, match=r"positions must be a torch.Tensor"):
         rope_rotate(torch.ones(2, 4), [0, 1])
@@ -117,3 +118,81 @@ def test_alibi_bias_structure():
         alibi_bias(2, 5, causal="yes")
     with pytest.raises(ValueError, match=r"seq_len"):
         alibi_bias(2, 0)
+
+
+def test_learned_embedding_rejects_integer_input_instead_of_adding_zeros():
+    """Regression: an int64 x used to cast the weights to int64 and silently add zeros."""
+    emb = LearnedPositionalEmbedding(8, 4)
+    with pytest.raises(TypeError, match=r"x must be a floating-point tensor, got dtype torch.int64"):
+        emb(torch.zeros(2, 3, 4, dtype=torch.int64))
+    with pytest.raises(TypeError, match=r"x must be a floating-point tensor, got dtype torch.bool"):
+        emb(torch.zeros(2, 3, 4, dtype=torch.bool))
+    with pytest.raises(ValueError, match=r"x must have shape \(batch, seq, d_model\), got a tensor of shape \(3, 4\)"):
+        emb(torch.zeros(3, 4))
+    with pytest.raises(ValueError, match=r"x's last dimension must equal d_model=4, got 5 \(shape \(2, 8, 5\)\)"):
+        emb(torch.zeros(2, 8, 5))
+    seq_first = LearnedPositionalEmbedding(8, 4, batch_first=False)
+    with pytest.raises(ValueError, match=r"\(seq, batch, d_model\)"):
+        seq_first(torch.zeros(4))
+    out = emb(torch.zeros(2, 3, 4, dtype=torch.float64))
+    assert out.dtype == torch.float64 and torch.equal(out[1], emb.weight[:3].double())
+
+
+def test_rope_positions_must_be_integers():
+    """Regression: fractional, bool and complex positions were silently converted (complex lost its imaginary part)."""
+    x = torch.ones(2, 4)
+    for bad in (torch.tensor([0.5, 1.0]), torch.tensor([True, False]), torch.tensor([0j, 1 + 1j])):
+        with pytest.raises(TypeError, match=rf"positions must be an integer tensor, got dtype {bad.dtype}"):
+            rope_rotate(x, bad)
+    for dtype in (torch.int8, torch.int32, torch.uint8):
+        assert torch.equal(rope_rotate(x, torch.tensor([0, 3], dtype=dtype)), rope_rotate(x, torch.tensor([0, 3])))
+    with pytest.raises(ValueError, match=r"positions must lie in \[-2\*\*53, 2\*\*53\]"):
+        rope_rotate(x, torch.tensor([0, 2**53 + 1]))
+
+
+def test_rope_negative_positions_undo_positive_ones():
+    g = torch.Generator().manual_seed(2)
+    x = torch.randn(3, 6, 8, dtype=torch.float64, generator=g)
+    pos = torch.tensor([0, 5, -7, 11, 40, -3])
+    torch.testing.assert_close(rope_rotate(rope_rotate(x, pos), -pos), x, rtol=0, atol=1e-12)
+
+
+def test_rope_x_must_be_real_floating_point():
+    with pytest.raises(TypeError, match=r"x must be a real floating-point tensor, got dtype torch.complex64"):
+        rope_rotate(torch.ones(2, 4, dtype=torch.complex64))
+    with pytest.raises(TypeError, match=r"x must be a real floating-point tensor, got dtype torch.int64"):
+        rope_rotate(torch.ones(2, 4, dtype=torch.int64))
+    with pytest.raises(ValueError, match=r"x must have shape \(..., seq, d\), got shape \(4,\)"):
+        rope_rotate(torch.ones(4))
+
+
+def test_rope_positions_broadcast_over_leading_dimensions():
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(2, 3, 5, 8, generator=g)  # (batch, heads, seq, d)
+    pos = torch.tensor([[0, 1, 2, 3, 4], [10, 11, 12, 13, 14]])[:, None, :]  # (batch, 1, seq)
+    y = rope_rotate(x, pos)
+    assert y.shape == x.shape
+    assert torch.equal(y[1], rope_rotate(x[1], pos[1, 0]))
+    assert torch.equal(rope_rotate(x, torch.arange(5)), rope_rotate(x))
+    with pytest.raises(ValueError, match=r"broadcasts to x.shape\[:-1\] = \(2, 3, 5\), got shape \(2, 2, 5\)"):
+        rope_rotate(x, torch.zeros(2, 2, 5, dtype=torch.long))
+    with pytest.raises(ValueError, match=r"got shape \(4, 2, 3, 5\)"):  # would enlarge the output
+        rope_rotate(x, torch.zeros(4, 2, 3, 5, dtype=torch.long))
+
+
+def test_alibi_bias_diagonal_is_positive_zero():
+    """Regression: -slopes * |distance| gave -0.0 on the diagonal (and the docstring example failed)."""
+    for causal in (True, False):
+        bias = alibi_bias(3, 5, causal=causal)
+        diagonal = bias.diagonal(dim1=-2, dim2=-1)
+        assert torch.equal(diagonal, torch.zeros(3, 5, dtype=torch.float64))
+        assert not torch.signbit(diagonal).any()
+    assert str(alibi_bias(1, 3)[0, 0, 0].item()) == "0.0"
+
+
+def test_alibi_bias_dtype_and_device():
+    b32 = alibi_bias(2, 4, dtype=torch.float32, device="cpu")
+    assert b32.dtype == torch.float32 and b32.device.type == "cpu"
+    assert torch.equal(b32, alibi_bias(2, 4).float())
+    with pytest.raises(TypeError, match=r"dtype must be a floating-point dtype, got torch.int64"):
+        alibi_bias(2, 4, dtype=torch.int64)

@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -8,8 +9,6 @@ from pe_docs import effective_rank, energy_rank, singular_values, sinusoidal_tab
 
 def test_singular_values_match_numpy_reference():
     t = sinusoidal_table(100, 32, dtype=torch.float64)
-    import numpy as np
-
     ref = np.linalg.svd(t.numpy(), compute_uv=False)
     torch.testing.assert_close(singular_values(t), torch.from_numpy(ref))
 
@@ -32,14 +31,70 @@ def test_effective_rank_grows_with_length():
     assert effective_rank(torch.eye(5), method="energy", energy=0.6) == 3.0
 
 
+def test_all_zero_table_has_rank_zero_with_every_method():
+    # documented: an all-zero table is the one exception to "between 1 and min(L, d)"
+    z = torch.zeros(4, 6)
+    assert energy_rank(z) == 0
+    assert effective_rank(z) == 0.0
+    assert effective_rank(z, method="energy") == 0.0
+
+
+def test_effective_rank_range_for_non_zero_tables():
+    g = torch.Generator().manual_seed(0)
+    for shape in ((3, 7), (9, 2), (1, 5)):
+        t = torch.randn(*shape, generator=g, dtype=torch.float64)
+        for method in ("entropy", "energy"):
+            r = effective_rank(t, method=method)
+            assert 1.0 - 1e-12 <= r <= min(shape) + 1e-12
+
+
+def test_numpy_scalars_are_accepted_for_energy():
+    t = torch.diag(torch.tensor([3.0, 1.0]))
+    assert energy_rank(t, np.float32(0.9)) == 1
+    assert energy_rank(t, np.float64(1.0)) == 2
+    assert effective_rank(t, method="energy", energy=np.float32(0.95)) == 2.0
+    assert energy_rank(t, 1) == 2  # an int is a real number too
+
+
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.bool, torch.int64])
+def test_non_float_tables_are_type_errors(dtype):
+    # regression: complex tables lost their imaginary part silently, bool/int tables were accepted
+    bad = torch.eye(2, dtype=dtype)
+    for f in (singular_values, energy_rank, effective_rank):
+        with pytest.raises(TypeError, match=rf"table must be a real floating-point tensor, got dtype {dtype}"):
+            f(bad)
+
+
 def test_bad_input():
-    with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"table must be a torch.Tensor, got list"):
         singular_values([[1.0]])
-    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+    with pytest.raises(TypeError, match=r"table must be a torch.Tensor, got ndarray"):
+        energy_rank(np.eye(2))
+    with pytest.raises(ValueError, match=r"table must have 2 dimensions, got shape \(3,\)"):
         singular_values(torch.ones(3))
-    with pytest.raises(ValueError, match=r"finite"):
+    with pytest.raises(ValueError, match=r"table must be non-empty .*got shape \(0, 3\)"):
+        singular_values(torch.ones(0, 3))
+    with pytest.raises(ValueError, match=r"table must be finite.*shape \(1, 1\)") as info:
         singular_values(torch.tensor([[math.nan]]))
-    with pytest.raises(ValueError, match=r"energy must be a number in \(0, 1\], got 1.5"):
-        energy_rank(torch.eye(2), 1.5)
+    assert "tensor(" not in str(info.value)
     with pytest.raises(ValueError, match=r"method must be one of"):
         effective_rank(torch.eye(2), method="max")
+
+
+def test_energy_is_checked_for_every_method():
+    t = torch.eye(2)
+    with pytest.raises(ValueError, match=r"energy must be <= 1.0, got 1.5"):
+        energy_rank(t, 1.5)
+    with pytest.raises(ValueError, match=r"energy must be > 0.0, got 0"):
+        energy_rank(t, 0)
+    with pytest.raises(ValueError, match=r"energy must be finite, got nan"):
+        energy_rank(t, math.nan)
+    with pytest.raises(TypeError, match=r"energy must be a real number, got '0.9' of type str"):
+        energy_rank(t, "0.9")
+    with pytest.raises(TypeError, match=r"energy must be a real number, got True"):
+        energy_rank(t, True)
+    # regression: the default method ignored energy, so a typo went unnoticed
+    with pytest.raises(ValueError, match=r"energy must be <= 1.0, got 5"):
+        effective_rank(t, energy=5)
+    with pytest.raises(ValueError, match=r"energy must be > 0.0, got -0.1"):
+        effective_rank(t, method="entropy", energy=-0.1)

@@ -1,12 +1,13 @@
 import math
+import sys
 
 import pytest
 import torch
 
-from pe_docs import sinusoidal_table
+import pe_docs.dtypes
+from pe_docs import row_errors, sinusoidal_table
 from pe_docs.dtypes import (
     RECIPES,
-    distinct_values,
     first_overflowing_integer,
     last_exact_integer,
     log_spaced_positions,
@@ -18,16 +19,56 @@ from pe_docs.numerics import exact_rows, rows_in_dtype
 
 
 def test_cast_recipes_agree_with_sinusoidal_table():
-    # The recipes round the float64 rows once; sinusoidal_table builds float32 by the (equally exact) relative
-    # transform, so the two may differ in the last bits: at most 3e-7 in float32, one ulp in bf16/fp16.
+    # The recipes round the float64 rows once; sinusoidal_table builds float32 by the relative transform, so
+    # the two may differ in the last bits: at most 2.5e-7 in float32 (as documented), one ulp in bf16/fp16.
     for recipe, dtype, tol in (
-        ("float32-exact", torch.float32, 3e-7),
+        ("float32-exact", torch.float32, 2.5e-7),
         ("bfloat16-cast", torch.bfloat16, 2**-7),
         ("float16-cast", torch.float16, 2**-10),
     ):
         got = recipe_rows(recipe, torch.arange(300), 64)
         assert got.dtype == dtype
         assert (got.double() - sinusoidal_table(300, 64, dtype=dtype).double()).abs().max() <= tol
+
+
+def test_cast_recipes_are_the_float64_rows_rounded_once():
+    pos = torch.tensor([0, 7, 1000, 65_520, 10**6])
+    exact = exact_rows(pos, 64)
+    for recipe, dtype in (
+        ("float32-exact", torch.float32),
+        ("bfloat16-cast", torch.bfloat16),
+        ("float16-cast", torch.float16),
+    ):
+        assert torch.equal(recipe_rows(recipe, pos, 64), exact.to(dtype))
+        err = recipe_error(recipe, pos, 64)
+        assert torch.equal(err, (exact.to(dtype).double() - exact).abs().amax(dim=1))
+        assert err.max() <= torch.finfo(dtype).eps / 2  # |values| <= 1: at most half an ulp of 1
+
+
+def test_float32_exact_is_not_sinusoidal_table_bit_for_bit():
+    # the docstrings say "within 2.5e-7", not "the same": check that the difference is real
+    ideal = recipe_rows("float32-exact", torch.arange(20_000), 512)
+    fast = sinusoidal_table(20_000, 512)
+    diff = (ideal.double() - fast.double()).abs().max().item()
+    assert 0 < diff <= 2.5e-7
+
+
+def test_tutorial_recipe_errors_are_row_errors():
+    # recipe_error delegates to numerics.row_errors for the recipes that run the tutorial code
+    pos = torch.tensor([0, 5, 300, 40_000, 65_520])
+    for recipe, dtype in (
+        ("float32-phase", torch.float32),
+        ("bfloat16-recomputed", torch.bfloat16),
+        ("float16-recomputed", torch.float16),
+    ):
+        expected = row_errors(pos, 32, method="log", dtype=dtype)
+        torch.testing.assert_close(recipe_error(recipe, pos, 32), expected, rtol=0, atol=0, equal_nan=True)
+
+
+def test_distinct_values_is_gone():
+    # it was only used by tests; the page counts distinct values with torch.unique
+    assert not hasattr(pe_docs.dtypes, "distinct_values")
+    assert torch.unique(torch.arange(1000).to(torch.bfloat16)).numel() == 507
 
 
 def test_rows_in_float32_is_the_tutorial_recipe():
@@ -68,26 +109,80 @@ def test_integer_limits_match_brute_force():
         assert torch.equal(back[: n + 1], ints[: n + 1]) and back[n + 1] != ints[n + 1]
     assert (last_exact_integer(torch.bfloat16), last_exact_integer(torch.float16)) == (256, 2048)
     assert last_exact_integer(torch.float32) == 2**24
-    t = first_overflowing_integer(torch.float16)
-    assert t == 65520
-    assert torch.isinf(torch.tensor(float(t)).half()) and torch.isfinite(torch.tensor(float(t - 1)).half())
-    assert distinct_values(torch.arange(1000).to(torch.bfloat16)) == 507
+    assert last_exact_integer(torch.float64) == 2**53
+
+
+# a dtype that holds the threshold exactly and converts to `dtype` with a single rounding
+@pytest.mark.parametrize(
+    ("dtype", "wider"),
+    [(torch.float16, torch.float32), (torch.bfloat16, torch.float32), (torch.float32, torch.float64)],
+)
+def test_first_overflowing_integer_is_the_rounding_threshold(dtype, wider):
+    t = first_overflowing_integer(dtype)
+    info = torch.finfo(dtype)
+    held = torch.tensor(float(t), dtype=wider)
+    assert int(held.item()) == t  # exact in `wider`
+    assert torch.isinf(held.to(dtype))
+    below = torch.nextafter(held, torch.tensor(0.0, dtype=wider))  # everything below t rounds to max
+    assert below.to(dtype).item() == info.max
+    assert torch.tensor(float(info.max), dtype=wider).to(dtype).item() == info.max
+
+
+def test_first_overflowing_integer_values():
+    assert first_overflowing_integer(torch.float16) == 65520
+    assert torch.isfinite(torch.tensor(65519.0).half())
+    assert first_overflowing_integer(torch.bfloat16) == 2**128 - 2**119
+    assert first_overflowing_integer(torch.float32) == 2**128 - 2**103
+
+
+def test_first_overflowing_integer_float64():
+    # regression: float64 raised OverflowError (max + ulp/2 was formed in float64)
+    t = first_overflowing_integer(torch.float64)
+    assert t == 2**1024 - 2**970
+    # Python's int -> float conversion rounds to nearest-even and raises OverflowError when it would be inf
+    with pytest.raises(OverflowError):
+        float(t)
+    assert float(t - 1) == sys.float_info.max
+
+
+def test_integer_limits_bad_dtype():
+    with pytest.raises(TypeError, match=r"dtype must be a floating-point dtype, got torch.int32"):
+        first_overflowing_integer(torch.int32)
+    with pytest.raises(TypeError, match=r"dtype must be a torch.dtype, got 'float16'"):
+        last_exact_integer("float16")
 
 
 def test_running_max_propagates_nan():
     out = running_max(torch.tensor([1.0, 0.5, 3.0, math.nan, 2.0]))
     assert out[:3].tolist() == [1.0, 1.0, 3.0] and out[3:].isnan().all()
-    with pytest.raises(ValueError, match=r"1-D"):
+    # infinities stay infinite (torch.nan_to_num had turned +inf into 1.8e308)
+    assert running_max(torch.tensor([math.inf, 1.0], dtype=torch.float64)).tolist() == [math.inf, math.inf]
+    assert running_max(torch.tensor([-math.inf, -1.0])).tolist() == [-math.inf, -1.0]
+    assert running_max(torch.tensor([])).shape == (0,)
+
+
+def test_running_max_bad_input():
+    with pytest.raises(ValueError, match=r"values must have 1 dimensions, got shape \(2, 2\)") as info:
         running_max(torch.zeros(2, 2))
+    assert "tensor(" not in str(info.value)  # the shape, never the whole tensor
+    with pytest.raises(TypeError, match=r"values must be a torch.Tensor, got list"):
+        running_max([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"values must be a real floating-point tensor, got dtype torch.int64"):
+        running_max(torch.arange(3))
 
 
 def test_log_spaced_positions():
     p = log_spaced_positions(10**6, per_decade=10)
     assert p[0] == 1 and p[-1] == 10**6 and (p.diff() > 0).all()
-    with pytest.raises(ValueError, match=r"stop"):
+    assert log_spaced_positions(1).tolist() == [1]
+    with pytest.raises(ValueError, match=r"stop must be >= 1, got 0"):
         log_spaced_positions(0)
-    with pytest.raises(ValueError, match=r"per_decade"):
+    with pytest.raises(ValueError, match=r"per_decade must be >= 1, got 0"):
         log_spaced_positions(10, per_decade=0)
+    with pytest.raises(TypeError, match=r"stop must be an integer, got 100.0"):
+        log_spaced_positions(100.0)
+    with pytest.raises(TypeError, match=r"per_decade must be an integer, got True"):
+        log_spaced_positions(100, per_decade=True)
 
 
 def test_bad_positions():

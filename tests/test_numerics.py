@@ -47,7 +47,28 @@ def test_ulp_property_float32(v: float) -> None:
     assert ulp(x).item() == up.double().item() - x.double().item()
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_ulp_of_non_finite_is_nan(dtype: torch.dtype) -> None:
+    # regression: ulp(nan) and ulp(inf) were 5.96e-8 (frexp gives exponent 0 for them)
+    x = torch.tensor([math.nan, math.inf, -math.inf, 1.0], dtype=dtype)
+    u = ulp(x)
+    assert u[:3].isnan().all() and u[3].item() == torch.finfo(dtype).eps
+    assert ulp(torch.tensor([math.inf], dtype=torch.float64), torch.float16).isnan().all()
+    # so an error measured against a non-finite reference is NaN, not a number
+    assert ulp_error(torch.tensor([1.0]), torch.tensor([math.inf], dtype=torch.float64)).isnan().all()
+    # the largest finite value still has a spacing
+    assert ulp(torch.tensor([torch.finfo(dtype).max], dtype=dtype)).isfinite().all()
+
+
+def test_ulp_of_integer_tensor() -> None:
+    assert ulp(torch.tensor([1, 1024]), torch.float16).tolist() == [2.0**-10, 1.0]
+
+
 def test_ulp_bad_input() -> None:
+    with pytest.raises(TypeError, match=r"x must be a real tensor, got dtype torch.complex64"):
+        ulp(torch.ones(2, dtype=torch.complex64), torch.float32)
+    with pytest.raises(TypeError, match=r"x must be a real tensor, got dtype torch.bool"):
+        ulp(torch.ones(2, dtype=torch.bool), torch.float32)
     with pytest.raises(TypeError, match=r"x must be a torch.Tensor, got list"):
         ulp([1.0])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"int64"):
@@ -210,6 +231,17 @@ def test_row_errors_grow_with_position_in_float32() -> None:
     # the same positions from an exact phase, cast to float32, are within half an ulp of 1
     exact32 = exact_rows(pos, 512).float().double()
     assert (exact32 - exact_rows(pos, 512)).abs().max().item() <= 2.0**-25
+
+
+def test_row_errors_is_the_largest_deviation_per_row() -> None:
+    pos = [3, 70_000, 123_456]
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        approx = rows_in_dtype(pos, 16, method="log", dtype=dtype).double()
+        expected = (approx - exact_rows(pos, 16)).abs().amax(dim=1)
+        got = row_errors(pos, 16, method="log", dtype=dtype)
+        torch.testing.assert_close(got, expected, rtol=0, atol=0, equal_nan=True)
+    # float16 positions above 65 504 overflow to inf: the row is NaN and so is its error
+    assert row_errors([70_000], 16, dtype=torch.float16).isnan().all()
 
 
 def test_row_errors_of_both_methods_are_alike_at_large_positions() -> None:

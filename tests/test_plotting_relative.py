@@ -34,10 +34,11 @@ def test_rotating_pairs_draws_the_table(lang):
     ("fn", "kwargs", "message"),
     [
         (plot_transform_matrices, {"ks": ()}, "ks must contain"),
-        (plot_transform_matrices, {"ks": (1.5,)}, "ks[...] must be an integer"),
+        (plot_transform_matrices, {"ks": (1, 1.5)}, "ks[1] must be an integer"),
         (plot_transform_matrices, {"d_model": 5}, "d_model must be even"),
         (plot_transform_matrices, {"lang": "fr"}, "lang must be one of"),
-        (plot_rotating_pairs, {"pairs": (4,)}, "pairs must be < d_model / 2 = 4, got 4"),
+        (plot_rotating_pairs, {"pairs": (4,)}, "pairs must be < d_model / 2 = 4, got 4 (pairs[0])"),
+        (plot_rotating_pairs, {"pairs": (0, "1")}, "pairs[1] must be an integer"),
         (plot_rotating_pairs, {"pairs": ()}, "pairs must contain"),
         (plot_rotating_pairs, {"positions": 1}, "positions must be >= 2, got 1"),
         (plot_rotating_pairs, {"theme": "blue"}, "theme must be one of"),

@@ -35,7 +35,7 @@ def test_small_versions_return_figures() -> None:
         plot_binary_vs_sinusoid(3, 64, theme="dark"),
         plot_neighbour_similarity((16,), 50),
         plot_frequency_ulps(16),
-        plot_log_trick_error(16, max_position=1000, n_points=10),
+        plot_log_trick_error(16, max_position=1000, per_decade=3),
     ]
     for fig in figs:
         assert isinstance(fig, Figure)
@@ -47,9 +47,11 @@ def test_figure_bad_input() -> None:
         plot_wavelengths(lang="fr")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"theme must be one of"):
         plot_log_trick_error(theme="blue")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"dims must be < d_model=64, got 64"):
+    with pytest.raises(ValueError, match=r"^low_dims must be < d_model=64, got 64 \(low_dims\[0\]\)"):
         plot_scales(64, low_dims=(64,))
-    with pytest.raises(ValueError, match=r"d_models\[\.\.\.\] must be even"):
+    with pytest.raises(ValueError, match=r"^high_dims must be < d_model=64, got 70 \(high_dims\[1\]\)"):
+        plot_scales(64, low_dims=(0,), high_dims=(1, 70))
+    with pytest.raises(ValueError, match=r"d_models\[0\] must be even"):
         plot_neighbour_similarity((15,))
     with pytest.raises(ValueError, match=r"max_k must be >= 2, got 1"):
         plot_neighbour_similarity((16,), 1)
@@ -57,3 +59,7 @@ def test_figure_bad_input() -> None:
         plot_log_trick_error(16, max_position=5)
     with pytest.raises(ValueError, match=r"n_bits must be >= 1, got 0"):
         plot_binary_vs_sinusoid(0)
+    with pytest.raises(ValueError, match=r"n_bits must be <= 12 .*got 30"):
+        plot_binary_vs_sinusoid(30)  # 2**30 positions: refused before anything is allocated
+    with pytest.raises(ValueError, match=r"per_decade must be >= 1, got 0"):
+        plot_log_trick_error(16, max_position=100, per_decade=0)

@@ -91,10 +91,30 @@ def test_first_rise_property(values: list[float]) -> None:
 def test_first_rise_negative_bad_input() -> None:
     with pytest.raises(TypeError, match=r"values must be a torch.Tensor, got list"):
         first_rise([1.0, 2.0])  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"values must be 1-D, got shape \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"values must have 1 dimensions, got shape \(2, 2\)"):
         first_negative(torch.zeros(2, 2))
-    with pytest.raises(TypeError, match=r"values must be real-valued, got dtype torch.complex64"):
+    with pytest.raises(ValueError, match=r"values must have 1 dimensions, got shape \(2, 2\)"):
+        first_rise(torch.zeros(2, 2, dtype=torch.int64))
+    with pytest.raises(TypeError, match=r"values must be a real .*tensor, got dtype torch.complex64"):
         first_negative(torch.zeros(2, dtype=torch.complex64))
+    with pytest.raises(TypeError, match=r"values must be a real .*tensor, got dtype torch.bool"):
+        first_rise(torch.zeros(2, dtype=torch.bool))
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_first_rise_negative_refuse_non_finite(bad: float) -> None:
+    # regression: [1, nan, 2] gave None (every comparison with NaN is False, so the rise was skipped)
+    values = torch.tensor([1.0, bad, 2.0])
+    for f in (first_rise, first_negative):
+        with pytest.raises(ValueError, match=r"values must be finite.*\(shape \(3,\)\)") as info:
+            f(values)
+        assert "tensor(" not in str(info.value)
+
+
+def test_first_rise_negative_integer_tensors() -> None:
+    assert first_rise(torch.tensor([5, 3, 4])) == 1
+    assert first_negative(torch.tensor([2, 0, -1], dtype=torch.int32)) == 2
+    assert first_rise(torch.tensor([], dtype=torch.float64)) is None
 
 
 # ---------------------------------------------------------------- min_row_distance
@@ -148,15 +168,79 @@ def test_sinusoidal_rows_are_distinct_and_closest_are_neighbours(n: int, d: int)
     assert r.j - r.i == 1
 
 
+def test_min_row_distance_far_from_the_origin() -> None:
+    # regression: the Gram-matrix formula ‖a‖² + ‖b‖² − 2a·b cancelled and picked rows 0, 1 (3e-5 apart)
+    x = torch.tensor([[1e4, 0.0], [1e4, 3e-5], [1e4, 1e-5]], dtype=torch.float64)
+    r = min_row_distance(x)
+    assert (r.i, r.j) == (0, 2)
+    assert r.distance == pytest.approx(1e-5, rel=1e-9)
+
+
+def test_min_row_distance_clustered_rows_match_brute_force() -> None:
+    # rows 1e4 from the origin and ~1e-5 apart: the old formula picked the wrong pair in most trials
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(200):
+        x = torch.randn(20, 3, generator=gen, dtype=torch.float64) * 1e-5
+        x[:, 0] += 1e4
+        brute = torch.cdist(x, x, compute_mode="donot_use_mm_for_euclid_dist")
+        brute.fill_diagonal_(math.inf)
+        i, j = sorted(divmod(int(torch.argmin(brute)), 20))
+        r = min_row_distance(x)
+        assert (r.i, r.j) == (i, j)
+        assert r.distance == pytest.approx(brute[i, j].item(), rel=1e-9)
+
+
+def test_min_row_distance_blocks_bound_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pe_docs.similarity as sim
+
+    gen = torch.Generator().manual_seed(2)
+    x = torch.randn(50, 4, generator=gen, dtype=torch.float64) * 1e-3
+    x[:, 0] += 1e5
+    whole = min_row_distance(x)
+    sizes: list[int] = []
+    cdist = torch.cdist
+
+    def spy(a: torch.Tensor, b: torch.Tensor, **kwargs: object) -> torch.Tensor:
+        out = cdist(a, b, **kwargs)  # type: ignore[arg-type]
+        sizes.append(out.numel())
+        return out
+
+    monkeypatch.setattr(torch, "cdist", spy)
+    monkeypatch.setattr(sim, "_CHUNK_ELEMENTS", 50 * 3)  # 3 rows per block
+    assert min_row_distance(x) == whole
+    assert len(sizes) == 17 and max(sizes) <= 50 * 3  # 49 rows with a later partner, 3 at a time
+
+
+def test_min_row_distance_ties_and_integers() -> None:
+    # equally close pairs: the smallest i, then the smallest j
+    assert min_row_distance(torch.tensor([[0.0], [1.0], [2.0], [3.0]])) == RowDistance(1.0, 0, 1)
+    assert min_row_distance(torch.tensor([[5.0], [0.0], [6.0], [1.0]])) == RowDistance(1.0, 0, 2)
+    assert min_row_distance(binary_code(16, 4)) == RowDistance(1.0, 0, 1)
+    assert min_row_distance(torch.zeros(2, 0)) == RowDistance(0.0, 0, 1)
+
+
 def test_min_row_distance_bad_input() -> None:
     with pytest.raises(TypeError, match=r"table must be a torch.Tensor, got list"):
         min_row_distance([[0.0], [1.0]])  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"table must be 2-D with at least 2 rows, got shape \(1, 3\)"):
+    with pytest.raises(ValueError, match=r"table must have at least 2 rows, got shape \(1, 3\)"):
         min_row_distance(torch.zeros(1, 3))
-    with pytest.raises(ValueError, match=r"got shape \(4,\)"):
+    with pytest.raises(ValueError, match=r"table must have 2 dimensions, got shape \(4,\)"):
         min_row_distance(torch.zeros(4))
-    with pytest.raises(TypeError, match=r"table must be real-valued, got dtype torch.bool"):
+    with pytest.raises(ValueError, match=r"table must have 2 dimensions, got shape \(4,\)"):
+        min_row_distance(torch.zeros(4, dtype=torch.int64))
+    with pytest.raises(TypeError, match=r"table must be a real .*tensor, got dtype torch.bool"):
         min_row_distance(torch.zeros(2, 2, dtype=torch.bool))
+    with pytest.raises(TypeError, match=r"table must be a real .*tensor, got dtype torch.complex64"):
+        min_row_distance(torch.zeros(2, 2, dtype=torch.complex64))
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_min_row_distance_refuses_non_finite(bad: float) -> None:
+    # regression: a NaN entry gave RowDistance(nan, 0, 1)
+    table = torch.tensor([[bad, 0.0], [1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(ValueError, match=r"table must be finite.*\(shape \(3, 2\)\)") as info:
+        min_row_distance(table)
+    assert "tensor(" not in str(info.value)
 
 
 # ---------------------------------------------------------------- binary_code

@@ -1,5 +1,7 @@
+import inspect
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -22,7 +24,8 @@ from pe_docs import (
     tutorial_buffer,
     wrong_axis_rows,
 )
-from pe_docs.numerics import rows_in_dtype
+from pe_docs.frequencies import inverse_frequencies
+from pe_docs.numerics import exact_rows, rows_in_dtype
 
 
 @settings(max_examples=25, deadline=None)
@@ -95,8 +98,9 @@ def test_bug_formulas():
     torch.testing.assert_close(both[:, 3], torch.cos(p * 10000 ** (-6 / 8)))
     integer = integer_exponent_table(30, 8)
     assert torch.equal(integer[:, 0], integer[:, 6]) and torch.equal(integer[:, 0], torch.sin(p))
+    assert torch.equal(wrong_axis_rows(6, 8), sinusoidal_table(1, 8, dtype=torch.float64).expand(6, 8))
     rows = wrong_axis_rows(6, 8, batch=3)
-    assert torch.equal(rows, sinusoidal_table(1, 8, dtype=torch.float64).expand(6, 8))
+    assert torch.equal(rows, sinusoidal_table(4, 8, dtype=torch.float64)[3].expand(6, 8))
 
 
 def test_shift_residual_separates_valid_and_broken_tables():
@@ -107,7 +111,7 @@ def test_shift_residual_separates_valid_and_broken_tables():
     assert pairwise_shift_residual(doubled_and_odd_exponent_table(64, 32)) > 0.5
     with pytest.raises(ValueError, match=r"more than k \+ 2 = 12 rows, got 5"):
         pairwise_shift_residual(torch.zeros(5, 4), k=10)
-    with pytest.raises(ValueError, match=r"layout"):
+    with pytest.raises(ValueError, match=r"layout must be one of 'interleaved', 'concat'; got 'sin-first'"):
         pairwise_shift_residual(torch.zeros(8, 4), layout="sin-first")
 
 
@@ -164,7 +168,7 @@ def test_identify_unknown_and_bad_input():
         identify_table(torch.zeros(10, 7))
     with pytest.raises(ValueError, match=r"table.size\(0\) must be >= 4, got 2"):
         identify_table(torch.zeros(2, 8))
-    with pytest.raises(ValueError, match=r"atol must be a finite number > 0, got -1"):
+    with pytest.raises(ValueError, match=r"atol must be > 0.0, got -1"):
         identify_table(sinusoidal_table(8, 8), atol=-1)
 
 
@@ -173,3 +177,130 @@ def test_converter_bad_input():
         interleaved_to_concat(torch.zeros(3, 5))
     with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
         concat_to_interleaved([1.0, 2.0])
+
+
+def _broadcast_bug(seq: int, batch: int, d: int) -> torch.Tensor:
+    """The bug itself: a batch-first buffer added to a sequence-first input, shape (seq, batch, d)."""
+    pe = sinusoidal_table(max(seq, batch), d, dtype=torch.float64)[None]
+    x = torch.zeros(seq, batch, d, dtype=torch.float64)
+    return x + pe[:, : x.size(1)]
+
+
+def test_wrong_axis_rows_returns_what_batch_element_b_receives():
+    """Regression: `batch` used to do nothing (always batch element 0, documented as "sequence item 0")."""
+    wrong = _broadcast_bug(7, 4, 16)
+    for b in range(4):
+        rows = wrong_axis_rows(7, 16, batch=b)
+        assert rows.shape == (7, 16) and rows.is_contiguous()
+        assert torch.equal(rows, wrong[:, b])
+    assert not torch.equal(wrong_axis_rows(7, 16, batch=1), wrong_axis_rows(7, 16, batch=2))
+    assert identify_table(wrong_axis_rows(64, 32, batch=5)).name == "constant-rows"
+    with pytest.raises(ValueError, match=r"batch must be >= 0, got -1"):
+        wrong_axis_rows(4, 8, batch=-1)
+    with pytest.raises(TypeError, match=r"batch must be an integer, got 1.0"):
+        wrong_axis_rows(4, 8, batch=1.0)
+    with pytest.raises(ValueError, match=r"batch must be <= 2\*\*53"):
+        wrong_axis_rows(4, 8, batch=2**53 + 1)
+
+
+def test_shared_helpers_give_the_same_tables_bit_for_bit():
+    """The variants reuse inverse_frequencies / exact_rows / rows_in_dtype; the tables did not change."""
+    p = torch.arange(40, dtype=torch.float64)[:, None]
+    for d in (4, 16, 64):
+        two_i = 2.0 * torch.arange(d // 2, dtype=torch.float64)
+        w = torch.pow(torch.tensor(10000.0, dtype=torch.float64), -(two_i / d))
+        assert torch.equal(inverse_frequencies(d), w)
+        paper = torch.stack((torch.sin(p * w), torch.cos(p * w)), dim=-1).flatten(-2)
+        assert torch.equal(exact_rows(torch.arange(40), d), paper)
+        assert torch.equal(concat_paper_table(40, d), interleaved_to_concat(paper))
+        assert torch.equal(wrong_axis_rows(40, d, batch=7), paper[7].expand(40, d))
+    # odd widths keep their own frequencies: ceil(d/2) of them, exponent 2i/d
+    w5 = torch.pow(torch.tensor(10000.0, dtype=torch.float64), -(2.0 * torch.arange(3, dtype=torch.float64) / 5))
+    assert torch.equal(concat_paper_table(40, 5), torch.cat((torch.sin(p * w5), torch.cos(p * w5[:2])), dim=1))
+
+
+def test_tutorial_buffer_is_the_tutorial_code():
+    """tutorial_buffer now reuses rows_in_dtype; compare with the tutorial's own lines."""
+    for d in (2, 8, 512):
+        position = torch.arange(50, dtype=torch.float32).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d, 2, dtype=torch.float32) * (-math.log(10000.0) / d))
+        pe = torch.zeros(50, 1, d)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        buf = tutorial_buffer(50, d)
+        assert buf.dtype == torch.float32 and buf.shape == (50, 1, d) and torch.equal(buf, pe)
+    with pytest.raises(RuntimeError, match=r"odd d_model=7: 4 cosines do not fit the 3 columns"):
+        tutorial_buffer(10, 7)
+    with pytest.raises(ValueError, match=r"d_model must be >= 1, got 0"):
+        tutorial_buffer(10, 0)
+
+
+def test_integer_exponent_table_takes_no_base():
+    """Regression: `base` was checked and then ignored (every exponent is 0, so the base drops out)."""
+    assert list(inspect.signature(integer_exponent_table).parameters) == ["max_len", "d_model"]
+    with pytest.raises(TypeError):
+        integer_exponent_table(10, 8, base=10000.0)  # type: ignore[call-arg]
+    # identify_table still recognises it whatever base the other candidates are built with
+    assert identify_table(integer_exponent_table(64, 32), base=500.0).name == "integer-exponent"
+
+
+def test_shift_residual_rejects_non_finite_and_non_float_tables():
+    """Regression: a NaN table crashed inside the least-squares solver (MKL)."""
+    nan = sinusoidal_table(16, 8, dtype=torch.float64)
+    nan[3, 2] = math.nan
+    with pytest.raises(ValueError, match=r"table must be finite, got NaN or infinite entries \(shape \(16, 8\)\)"):
+        pairwise_shift_residual(nan)
+    inf = sinusoidal_table(16, 8)
+    inf[0, 0] = math.inf
+    with pytest.raises(ValueError, match=r"table must be finite"):
+        pairwise_shift_residual(inf)
+    with pytest.raises(TypeError, match=r"table must be a real floating-point tensor, got dtype torch.int64"):
+        pairwise_shift_residual(torch.zeros(16, 8, dtype=torch.int64))
+    with pytest.raises(ValueError, match=r"table must have 2 dimensions, got shape \(2, 16, 8\)"):
+        pairwise_shift_residual(torch.zeros(2, 16, 8))
+
+
+def test_identify_atol_uses_the_shared_number_check():
+    table = sinusoidal_table(64, 32)
+    assert identify_table(table, atol=np.float32(1e-3)).name == "paper"
+    assert identify_table(table, atol=1).atol == 1.0
+    with pytest.raises(TypeError, match=r"atol must be a real number, got '1e-3' of type str"):
+        identify_table(table, atol="1e-3")
+    with pytest.raises(TypeError, match=r"atol must be a real number, got True"):
+        identify_table(table, atol=True)
+    with pytest.raises(ValueError, match=r"atol must be finite, got nan"):
+        identify_table(table, atol=math.nan)
+    with pytest.raises(ValueError, match=r"atol must be > 0.0, got 0"):
+        identify_table(table, atol=0)
+
+
+def test_identify_non_finite_tables_match_nothing():
+    for bad in (math.nan, math.inf):
+        table = sinusoidal_table(32, 16)
+        table[3, 4] = bad
+        match = identify_table(table)
+        assert match.name == "unknown" and math.isnan(match.shift_residual)
+        assert all(math.isinf(e) for e in match.errors.values()), match.errors
+
+
+@pytest.mark.parametrize("module_name", ["pe_docs.variants", "pe_docs.extrapolation", "pe_docs.alternatives"])
+def test_attribute_docstring_examples_run(module_name):
+    """--doctest-modules cannot see attribute docstrings (e.g. KNOWN_TABLES'): run their examples here."""
+    import ast
+    import doctest
+    import importlib
+
+    module = importlib.import_module(module_name)
+    tree = ast.parse(inspect.getsource(module))
+    found = 0
+    for node, following in zip(tree.body, tree.body[1:], strict=False):
+        is_assignment = isinstance(node, (ast.Assign, ast.AnnAssign))
+        if not (is_assignment and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)):
+            continue
+        text = following.value.value
+        test = doctest.DocTestParser().get_doctest(text, vars(module).copy(), module_name, module.__file__, 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test)
+        assert runner.failures == 0, text
+        found += len(test.examples)
+    assert found >= (1 if module_name == "pe_docs.variants" else 0)

@@ -1,10 +1,18 @@
 """Plotting functions behind the site's figures (matplotlib is imported only here).
 
-Every function takes keyword arguments ``lang`` ("en" or "zh") and ``theme`` ("light" or "dark") and returns
-a ``matplotlib.figure.Figure``; the site renders each for both languages and both colour schemes.
+Every function draws one figure of the site. Besides its own arguments it takes the keyword arguments
+``lang`` (``"en"`` or ``"zh"``, the language of the labels) and ``theme`` (``"light"`` or ``"dark"``, the
+colour scheme), and returns a bare ``matplotlib.figure.Figure`` with a transparent background — not
+registered with pyplot, so drawing never touches the user's backend; save it with ``fig.savefig(...)``.
+The site renders each registered figure for both languages and both colour schemes
+(``site_tools/figures.py``).
+
+Every function checks its arguments: a wrong type raises ``TypeError``, a wrong value ``ValueError``, and the
+message names the argument. Chinese labels (``lang="zh"``) need a CJK font (e.g. WenQuanYi Micro Hei);
+without one a ``RuntimeError`` says what to install.
 """
 
-from pe_docs.plotting._style import LANGS, THEMES, cjk_family, text, themed
+from pe_docs.plotting._style import LANGS, THEMES
 from pe_docs.plotting.dtypes import plot_dtype_error
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
@@ -20,7 +28,6 @@ from pe_docs.plotting.wavelength import (
 __all__ = [
     "LANGS",
     "THEMES",
-    "cjk_family",
     "plot_binary_vs_sinusoid",
     "plot_dtype_error",
     "plot_frequency_ulps",
@@ -34,6 +41,4 @@ __all__ = [
     "plot_transform_matrices",
     "plot_waveforms",
     "plot_wavelengths",
-    "text",
-    "themed",
 ]

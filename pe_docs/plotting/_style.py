@@ -9,18 +9,24 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import matplotlib
 from matplotlib import font_manager
 from matplotlib.figure import Figure
 
+from pe_docs._checks import check_int
+
 Lang = Literal["en", "zh"]
+"""Language of a figure's labels."""
 Theme = Literal["light", "dark"]
-LANGS: tuple[str, ...] = ("en", "zh")
-THEMES: tuple[str, ...] = ("light", "dark")
+"""Colour scheme of a figure (Material's light and slate pages)."""
+LANGS: tuple[Lang, ...] = ("en", "zh")
+"""The values of ``lang`` every plotting function accepts."""
+THEMES: tuple[Theme, ...] = ("light", "dark")
+"""The values of ``theme`` every plotting function accepts."""
 
 # Foreground colours chosen to read on Material's default light (#fff) and slate (#1e2129) backgrounds.
 _FOREGROUND = {"light": "#1f2328", "dark": "#e6e6e6"}
@@ -35,18 +41,71 @@ _CJK_PATHS = (
 )
 
 
-def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
-    """Validate the ``lang`` and ``theme`` arguments every plotting function takes."""
-    if lang not in LANGS:
+def check_lang(lang: object) -> Lang:
+    """Validate a ``lang`` argument.
+
+    Raises:
+        ValueError: ``lang`` is not one of ``LANGS``.
+    """
+    if not isinstance(lang, str) or lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
-    if theme not in THEMES:
+    return lang  # type: ignore[return-value]
+
+
+def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
+    """Validate the ``lang`` and ``theme`` arguments every plotting function takes.
+
+    Raises:
+        ValueError: ``lang`` is not one of ``LANGS`` or ``theme`` not one of ``THEMES``.
+    """
+    lang = check_lang(lang)
+    if not isinstance(theme, str) or theme not in THEMES:
         raise ValueError(f"theme must be one of {THEMES}, got {theme!r}")
     return lang, theme  # type: ignore[return-value]
 
 
+def check_indices(
+    name: str,
+    values: object,
+    *,
+    what: str,
+    minimum: int | None = None,
+    below: int | None = None,
+    below_text: str = "",
+) -> list[int]:
+    """Check a non-empty sequence of integers (column indices, offsets, lengths) and return it as a list.
+
+    Args:
+        name: Name of the argument, used in the messages (entries are named ``name[n]``).
+        values: The sequence received.
+        what: What one entry is, for the message about an empty sequence ("a column index").
+        minimum: Smallest allowed entry, or ``None``.
+        below: Every entry must be ``< below``, or ``None``.
+        below_text: How ``below`` is described in the message (``"d_model=128"``).
+
+    Raises:
+        TypeError: ``values`` is not a sequence, or an entry is not an integer.
+        ValueError: ``values`` is empty, or an entry is out of range.
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of integers, got {values!r} of type {type(values).__name__}")
+    out = [check_int(f"{name}[{n}]", v, minimum=minimum) for n, v in enumerate(values)]
+    if not out:
+        raise ValueError(f"{name} must contain at least one {what}, got an empty sequence")
+    if below is not None:
+        for n, v in enumerate(out):
+            if v >= below:
+                raise ValueError(f"{name} must be < {below_text or below}, got {v} ({name}[{n}])")
+    return out
+
+
 def text(lang: Lang, *, en: str, zh: str) -> str:
-    """Pick the label for ``lang``; both translations are written side by side at the call site."""
-    return zh if lang == "zh" else en
+    """Pick the label for ``lang``; both translations are written side by side at the call site.
+
+    Raises:
+        ValueError: ``lang`` is not one of ``LANGS`` (no silent fallback to English).
+    """
+    return zh if check_lang(lang) == "zh" else en
 
 
 def _find_cjk_font() -> str | None:
@@ -94,7 +153,12 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
 
     They apply while the figure is built; saving options (SVG ids, fonts as paths) belong to the caller
     that saves, see ``site_tools.figures.render_svg``.
+
+    Raises:
+        ValueError: ``lang`` or ``theme`` is not one of the allowed values.
+        RuntimeError: ``lang="zh"`` and no CJK font is installed.
     """
+    lang, theme = check_lang_theme(lang, theme)
     fg, grid = _FOREGROUND[theme], _GRID[theme]
     families = ["DejaVu Sans"]
     if lang == "zh":
@@ -119,9 +183,21 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
         yield
 
 
-def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: object) -> tuple[Figure, object]:
-    """A figure and its axes, sized for the page's text column."""
+def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: Any) -> tuple[Figure, Any]:
+    """A figure and its axes, sized for the page's text column.
+
+    Args:
+        width: Width in inches.
+        height: Height in inches.
+        **subplots_kw: Passed to ``Figure.subplots`` (``nrows``, ``ncols``, ``sharey``, ``squeeze`` …).
+
+    Returns:
+        ``(fig, axes)``: a bare ``matplotlib.figure.Figure`` (constrained layout, not registered with
+        pyplot) and what ``Figure.subplots`` returns — one ``matplotlib.axes.Axes`` for a single panel, else
+        a NumPy object array of ``Axes`` (always 2-D with ``squeeze=False``). The second element is typed
+        ``Any`` because its type depends on the arguments.
+    """
     # A bare Figure, not pyplot: drawing never touches the user's backend or pyplot's figure list.
     fig = Figure(figsize=(width, height), layout="constrained")
-    ax = fig.subplots(**subplots_kw)  # type: ignore[arg-type]
+    ax = fig.subplots(**subplots_kw)
     return fig, ax

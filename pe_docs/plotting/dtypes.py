@@ -5,33 +5,60 @@ from __future__ import annotations
 import torch
 from matplotlib.figure import Figure
 
-from pe_docs._checks import check_int
+from pe_docs._checks import check_d_model, check_int
 from pe_docs.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
 from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
 
+# "-exact"/"-cast" recipes are the float64 table rounded once to the dtype (pe_docs.numerics.exact_rows), not
+# the output of pe_docs.sinusoidal_table: its float32 table is built by the relative transform, with entries
+# within 2.5e-7 of the true values but not equal to the once-rounded ones.
 _LABELS = {
     "float32-phase": ("float32, phase in float32 (tutorials)", "float32，相位用 float32 算（常见教程）"),
-    "float32-exact": ("float32, exact phase (pe_docs)", "float32，精确相位（pe_docs）"),
+    "float32-exact": ("float32, phase in float64 (rounded once)", "float32，相位在 float64 中计算（只舍入一次）"),
     "bfloat16-recomputed": ("bfloat16, recomputed in bfloat16", "bfloat16，在 bfloat16 中重算"),
     "float16-recomputed": ("float16, recomputed in float16", "float16，在 float16 中重算"),
-    "bfloat16-cast": ("bfloat16, cast from an exact table", "bfloat16，由精确表转换"),
-    "float16-cast": ("float16, cast from an exact table", "float16，由精确表转换"),
+    "bfloat16-cast": ("bfloat16, float64 table rounded once", "bfloat16，由 float64 表只舍入一次"),
+    "float16-cast": ("float16, float64 table rounded once", "float16，由 float64 表只舍入一次"),
 }
 
 
 def plot_dtype_error(
     max_position: int = 10**6, d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
-    """Largest error over positions ``<= p`` (log–log) for every recipe in :data:`pe_docs.dtypes.RECIPES`.
+    """Largest error over positions ``<= p`` (log–log) for every recipe in ``pe_docs.dtypes.RECIPES``.
 
-    Errors are evaluated at log-spaced positions; where float16 phases overflow the curve ends (NaN),
-    marked with a cross.
+    Errors against the float64 table are evaluated at log-spaced positions
+    (``pe_docs.dtypes.log_spaced_positions``, 60 per decade); where float16 phases overflow the curve
+    ends (NaN), marked with a cross. The dashed curves are the float64 table rounded once to the dtype
+    (``pe_docs.numerics.exact_rows`` cast). ``pe_docs.sinusoidal_table``'s own float32 table is built
+    by the relative transform instead: its entries are within ``2.5e-7`` of the true values, not equal to the
+    once-rounded ones plotted here. Errors below ``1e-9`` are drawn at ``1e-9``.
+
+    Args:
+        max_position: Largest position on the x axis; an integer >= 10.
+        d_model: Width of the table; a positive even integer.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes holding one line per recipe.
+
+    Raises:
+        TypeError: ``max_position`` or ``d_model`` is not an integer.
+        ValueError: ``max_position < 10``, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> from pe_docs.dtypes import RECIPES
+        >>> fig = plot_dtype_error(max_position=100, d_model=8)
+        >>> len(fig.legends[0].get_texts()) == len(RECIPES)
+        True
     """
     lang, theme = check_lang_theme(lang, theme)
     max_position = check_int("max_position", max_position, minimum=10)
+    d_model = check_d_model(d_model)
     positions = log_spaced_positions(max_position, per_decade=60)
     with themed(lang, theme):
-        fig, ax = new_figure(7.0, 4.2)
+        fig, ax = new_figure(7.0, 4.8)
         for recipe in RECIPES:
             err = running_max(recipe_error(recipe, positions, d_model))
             label = text(lang, en=_LABELS[recipe][0], zh=_LABELS[recipe][1])
@@ -54,7 +81,9 @@ def plot_dtype_error(
                 lang,
                 en=f"Table error against float64, d_model = {d_model} (× = NaN from here on)",
                 zh=f"编码表相对 float64 的误差，d_model = {d_model}（× 处起为 NaN）",
-            )
+            ),
+            fontsize=10,
         )
-        ax.legend(fontsize=8, loc="upper left", ncols=2)
+        # below the axes: the curves fill the upper left, where a legend inside would cover them
+        fig.legend(loc="outside lower center", fontsize=8, ncols=2)
     return fig

@@ -7,22 +7,46 @@ from collections.abc import Sequence
 import torch
 from matplotlib.figure import Figure
 
-from pe_docs._checks import check_int
+from pe_docs._checks import check_d_model, check_int
 from pe_docs.attention_bias import position_scores
 from pe_docs.capacity import singular_values
 from pe_docs.encoding import sinusoidal_table
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
 
 
 def plot_singular_values(
     lengths: Sequence[int] = (64, 512, 2048), d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
-    """Normalised singular values ``σ_k / σ_1`` of ``sinusoidal_table(L, d_model)`` for several ``L``."""
+    """Normalised singular values ``σ_k / σ_1`` of ``sinusoidal_table(L, d_model)`` for several ``L``.
+
+    One curve per table length, on a log axis clipped at ``1e-12`` (float64 round-off).
+
+    Args:
+        lengths: Table lengths ``L`` (numbers of positions), each an integer >= 2; at least one.
+        d_model: Width of the tables; a positive even integer.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes holding one line per entry of ``lengths``.
+
+    Raises:
+        TypeError: ``d_model`` or an entry ``lengths[n]`` is not an integer, or ``lengths`` is not a
+            sequence.
+        ValueError: ``lengths`` is empty or has an entry < 2, ``d_model`` not positive and even, or a bad
+            ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_singular_values(lengths=(8, 16), d_model=8)
+        >>> len(fig.axes[0].get_lines())
+        2
+    """
     lang, theme = check_lang_theme(lang, theme)
+    lengths = check_indices("lengths", lengths, what="table length", minimum=2)
+    d_model = check_d_model(d_model)
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.8)
         for length in lengths:
-            check_int("lengths[...]", length, minimum=2)
             s = singular_values(sinusoidal_table(length, d_model, dtype=torch.float64))
             ax.plot(
                 torch.arange(1, s.numel() + 1).numpy(),
@@ -48,10 +72,38 @@ def plot_singular_values(
 def plot_position_scores(
     max_len: int = 64, d_model: int = 64, *, seed: int = 0, lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
-    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W)."""
+    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W).
+
+    Scores are those of ``pe_docs.attention_bias.position_scores`` (divided by ``√d_model``) for the
+    float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
+    seeded with ``seed``, so the figure is deterministic. Each panel has its own symmetric colour scale.
+
+    Args:
+        max_len: Number of positions (rows and columns of each heatmap); an integer >= 1.
+        d_model: Width of the table; a positive even integer.
+        seed: Seed of the random projections; an integer >= 0.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with four axes: the two heatmaps and their colour bars.
+
+    Raises:
+        TypeError: ``max_len``, ``d_model`` or ``seed`` is not an integer.
+        ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, or a bad
+            ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_position_scores(max_len=8, d_model=8)
+        >>> len(fig.axes)
+        4
+    """
     lang, theme = check_lang_theme(lang, theme)
+    max_len = check_int("max_len", max_len, minimum=1)
+    d_model = check_d_model(d_model)
+    seed = check_int("seed", seed, minimum=0)
     table = sinusoidal_table(max_len, d_model, dtype=torch.float64)
-    g = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    g = torch.Generator().manual_seed(seed)
     w_q = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     plain = position_scores(table)[0]

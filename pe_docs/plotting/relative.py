@@ -12,7 +12,16 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_d_model, check_int
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    CYCLE,
+    Lang,
+    Theme,
+    check_indices,
+    check_lang_theme,
+    new_figure,
+    text,
+    themed,
+)
 from pe_docs.relative import relative_transform
 
 
@@ -23,12 +32,31 @@ def plot_transform_matrices(
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
-    """Heatmaps of ``relative_transform(k, d_model)`` for each ``k``: 2×2 rotations on the diagonal."""
+    """Heatmaps of ``relative_transform(k, d_model)`` for each ``k``: 2×2 rotations on the diagonal.
+
+    One panel per offset, sharing a colour bar from −1 to 1.
+
+    Args:
+        ks: Offsets ``k``, each an integer (negative offsets are allowed); at least one.
+        d_model: Width of the encoding (the matrices are ``d_model × d_model``); a positive even integer.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes per entry of ``ks`` plus the colour bar.
+
+    Raises:
+        TypeError: ``d_model`` or an entry ``ks[n]`` is not an integer, or ``ks`` is not a sequence.
+        ValueError: ``ks`` is empty, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_transform_matrices(ks=(1, 2), d_model=4)
+        >>> len(fig.axes)
+        3
+    """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
-    ks = [check_int("ks[...]", k) for k in ks]
-    if not ks:
-        raise ValueError("ks must contain at least one offset, got an empty sequence")
+    ks = check_indices("ks", ks, what="offset")
     with themed(lang, theme):
         fig, axes = new_figure(2.5 * len(ks) + 0.8, 3.3, nrows=1, ncols=len(ks), squeeze=False)
         image = None
@@ -66,16 +94,34 @@ def plot_rotating_pairs(
 
     Pair ``i`` is drawn at ``(cos(p·w_i), sin(p·w_i))``, so moving one position turns it by the angle
     ``w_i``: the first pair runs round the circle, later pairs barely move.
+
+    Args:
+        d_model: Width of the encoding; a positive even integer.
+        positions: Number of positions drawn (``0 … positions − 1``); an integer >= 2.
+        pairs: Pair (frequency) indices ``i``, each an integer in ``0 … d_model/2 − 1``; at least one.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes per entry of ``pairs``.
+
+    Raises:
+        TypeError: ``d_model``, ``positions`` or an entry ``pairs[n]`` is not an integer, or ``pairs`` is not
+            a sequence.
+        ValueError: ``pairs`` is empty or has an entry outside ``0 … d_model/2 − 1``, ``positions < 2``,
+            ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_rotating_pairs(d_model=4, positions=5, pairs=(0, 1))
+        >>> len(fig.axes)
+        2
     """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
     n = check_int("positions", positions, minimum=2)
-    pairs = [check_int("pairs[...]", i, minimum=0) for i in pairs]
-    if not pairs:
-        raise ValueError("pairs must contain at least one pair index, got an empty sequence")
-    for i in pairs:
-        if i >= d // 2:
-            raise ValueError(f"pairs must be < d_model / 2 = {d // 2}, got {i}")
+    pairs = check_indices(
+        "pairs", pairs, what="pair index", minimum=0, below=d // 2, below_text=f"d_model / 2 = {d // 2}"
+    )
     table = sinusoidal_table(n, d, dtype=torch.float64).numpy()
     w = inverse_frequencies(d).numpy()
     circle = np.linspace(0, 2 * np.pi, 200)

@@ -9,12 +9,15 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from pe_docs._checks import check_d_model, check_int
+from pe_docs._checks import check_base, check_d_model, check_int
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import wavelengths
 from pe_docs.numerics import exact_rows
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
 from pe_docs.similarity import binary_code, first_negative, first_rise, neighbour_similarity
+
+MAX_BITS = 12
+"""Largest ``n_bits`` of ``plot_binary_vs_sinusoid`` (it draws ``2**n_bits`` positions)."""
 
 
 def plot_wavelengths(
@@ -26,29 +29,59 @@ def plot_wavelengths(
 ) -> Figure:
     """Wavelength ``λ_i = 2π / w_i`` against the frequency index ``i`` on a log axis.
 
-    The points lie on a straight line (a geometric progression) from ``2π`` to ``2π·base^((d−2)/d)``; the
-    dashed line is ``2π·base``, which no column reaches.
+    The points lie on a straight line (a geometric progression) from ``2π`` to ``2π·base^((d−2)/d)``. The
+    dashed line is ``2π·base``, the limit of the ladder that no column reaches: an upper limit for
+    ``base > 1`` (the usual case), a lower limit for ``base < 1``. For ``base = 1`` every wavelength is
+    ``2π`` and no line is drawn.
+
+    Args:
+        d_model: Width of the encoding (``d_model // 2`` wavelengths); a positive even integer.
+        base: The constant of the encoding; finite and > 0.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes.
+
+    Raises:
+        TypeError: ``d_model`` is not an integer or ``base`` not a real number.
+        ValueError: ``d_model`` not positive and even, ``base`` not finite and > 0, or a bad
+            ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_wavelengths(16)
+        >>> fig.axes[0].get_yscale()
+        'log'
     """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
+    base = check_base(base)
     lam = wavelengths(d, base=base)
     i = torch.arange(d // 2).numpy()
     limit = 2 * math.pi * base
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.6)
         ax.plot(i, lam.numpy(), ".", markersize=3, label=f"λ_i, d = {d}")
-        for k, dy in ((0, 10), (d // 2 - 1, -16)):
-            ax.plot([k], [lam[k].item()], "o", markersize=6, color=ax.lines[0].get_color())
-            ax.annotate(f"λ_{k} = {lam[k].item():,.1f}" if k == 0 else f"λ_{k} = {lam[k].item():,.0f}",
-                        xy=(k, lam[k].item()), xytext=(-40 if k else 6, dy), textcoords="offset points",
+        for k, dy in ((0, 10), (d // 2 - 1, -16)) if d > 2 else ((0, 10),):
+            value = lam[k].item()
+            ax.plot([k], [value], "o", markersize=6, color=ax.lines[0].get_color())
+            label = f"λ_{k} = {value:,.1f}" if k == 0 or value < 100 else f"λ_{k} = {value:,.0f}"
+            ax.annotate(label, xy=(k, value), xytext=(-40 if k else 6, dy), textcoords="offset points",
                         fontsize=9, ha="right" if k else "left")
-        ax.axhline(limit, linestyle="--", linewidth=1.0, color="0.5")
-        ax.annotate(
-            text(lang, en=f"2π·base = {limit:,.0f} (never reached)", zh=f"2π·base = {limit:,.0f}（取不到）"),
-            xy=(0, limit), xytext=(2, 4), textcoords="offset points", fontsize=9,
-        )
+        shown = [lam.min().item(), lam.max().item()]
+        if base != 1:
+            upper = base > 1
+            ax.axhline(limit, linestyle="--", linewidth=1.0, color="0.5")
+            value = f"{limit:,.0f}" if limit >= 100 else f"{limit:.3g}"
+            ax.annotate(
+                text(lang, en=f"2π·base = {value} ({'upper' if upper else 'lower'} limit, never reached)",
+                     zh=f"2π·base = {value}（{'上' if upper else '下'}界，取不到）"),
+                xy=(0, limit), xytext=(2, 4 if upper else -4), textcoords="offset points", fontsize=9,
+                va="bottom" if upper else "top",
+            )
+            shown.append(limit)
         ax.set_yscale("log")
-        ax.set_ylim(2, limit * 6)
+        ax.set_ylim(min(shown) / math.pi, max(shown) * 6)
         ax.set_xlabel(text(lang, en="frequency index  i  (columns 2i and 2i+1)",
                            zh="频率序号  i（第 2i、2i+1 列）"))
         ax.set_ylabel(text(lang, en="wavelength λ_i (positions)", zh="波长 λ_i（位置数）"))
@@ -70,16 +103,40 @@ def plot_scales(
     """Two panels: low (fast) columns over ``short`` positions, high (slow) columns over ``long`` positions.
 
     Low dimensions change between neighbours; high dimensions barely move over ``short`` positions but tell
-    positions thousands apart.
+    positions thousands apart. The right panel draws every ``max(1, long // 1500)``-th position (float64 rows
+    of ``pe_docs.numerics.exact_rows``); the legends give each column's wavelength (``base = 10000``).
+
+    Args:
+        d_model: Width of the encoding; a positive even integer.
+        short: Number of positions of the left panel; an integer >= 2.
+        long: Number of positions of the right panel; an integer >= 2.
+        low_dims: Columns drawn on the left, each an integer in ``0 … d_model − 1``; at least one.
+        high_dims: Columns drawn on the right, each an integer in ``0 … d_model − 1``; at least one.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with two axes (left: low dimensions, right: high dimensions).
+
+    Raises:
+        TypeError: ``d_model``, ``short``, ``long`` or an entry of ``low_dims``/``high_dims`` is not an
+            integer, or ``low_dims``/``high_dims`` is not a sequence.
+        ValueError: ``low_dims`` or ``high_dims`` is empty or has an entry outside ``0 … d_model − 1``,
+            ``short`` or ``long`` < 2, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_scales(16, short=10, long=100, low_dims=(0,), high_dims=(14, 15))
+        >>> [len(ax.get_lines()) for ax in fig.axes]
+        [1, 2]
     """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
     short = check_int("short", short, minimum=2)
     long = check_int("long", long, minimum=2)
-    for j in (*low_dims, *high_dims):
-        check_int("dims[...]", j, minimum=0)
-        if j >= d:
-            raise ValueError(f"dims must be < d_model={d}, got {j}")
+    low_dims = check_indices("low_dims", low_dims, what="column index", minimum=0, below=d,
+                             below_text=f"d_model={d}")
+    high_dims = check_indices("high_dims", high_dims, what="column index", minimum=0, below=d,
+                              below_text=f"d_model={d}")
     near = sinusoidal_table(short, d, dtype=torch.float64)
     stride = max(1, long // 1500)
     far_pos = torch.arange(0, long, stride)
@@ -113,12 +170,38 @@ def plot_binary_vs_sinusoid(
 ) -> Figure:
     """Left: bits ``0 … n_bits−1`` of ``0 … 2^n_bits − 1`` as square waves (periods 2, 4, 8, …).
 
-    Right: the sine columns whose wavelengths are closest to ``2π·2^b`` (b = 0 … n_bits − 1), drawn as
-    smooth curves with dots at the integer positions.
+    Right: the sine columns whose wavelengths are closest to ``2π·2^b`` (b = 0 … n_bits − 1) on a log
+    scale, drawn as smooth curves with dots at the integer positions; each is labelled with its column
+    ``j`` and wavelength. With a small ``d_model`` several bits may share one column.
+
+    Args:
+        n_bits: Number of bits; an integer in ``1 … 12`` (the figure draws ``2**n_bits`` positions).
+        d_model: Width of the encoding; a positive even integer.
+        base: The constant of the encoding; finite and > 0.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with two axes sharing the y axis (left: bits, right: sines).
+
+    Raises:
+        TypeError: ``n_bits`` or ``d_model`` is not an integer, or ``base`` not a real number.
+        ValueError: ``n_bits`` outside ``1 … 12``, ``d_model`` not positive and even, ``base`` not finite
+            and > 0, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_binary_vs_sinusoid(n_bits=2, d_model=8)
+        >>> len(fig.axes)
+        2
     """
     lang, theme = check_lang_theme(lang, theme)
     n_bits = check_int("n_bits", n_bits, minimum=1)
+    if n_bits > MAX_BITS:
+        raise ValueError(
+            f"n_bits must be <= {MAX_BITS} (the figure draws 2**n_bits positions), got {n_bits}"
+        )
     d = check_d_model(d_model)
+    base = check_base(base)
     n = 2**n_bits
     bits = binary_code(n, n_bits)
     lam = wavelengths(d, base=base)
@@ -126,21 +209,22 @@ def plot_binary_vs_sinusoid(
     idx = [int(torch.argmin((lam.log() - t.log()).abs())) for t in targets]
     fine = torch.linspace(0, n - 1, 20 * n, dtype=torch.float64)
     w = 2 * math.pi / lam
+    pad = max(0.5, n / 64)  # gap between the curves and their labels on the right
     with themed(lang, theme):
         fig, axes = new_figure(7.4, 4.0, ncols=2, sharey=True)
         for b in range(n_bits):
             off = 2.6 * b
             axes[0].step(range(n), (bits[:, b] * 2 - 1 + off).numpy(), where="post", linewidth=1.3)
-            axes[0].text(n + 0.5, off, f"{2 ** (b + 1)}", va="center", fontsize=8)
+            axes[0].text(n + pad, off, f"{2 ** (b + 1)}", va="center", fontsize=8)
             i = idx[b]
             line, = axes[1].plot(fine.numpy(), (torch.sin(fine * w[i]) + off).numpy(), linewidth=1.3)
             p = torch.arange(n, dtype=torch.float64)
             axes[1].plot(p.numpy(), (torch.sin(p * w[i]) + off).numpy(), ".", markersize=3,
                          color=line.get_color())
-            axes[1].text(n + 0.5, off, f"j = {2 * i}\nλ ≈ {lam[i].item():.1f}", va="center", fontsize=7)
+            axes[1].text(n + pad, off, f"j = {2 * i}\nλ ≈ {lam[i].item():.1f}", va="center", fontsize=7)
         for ax in axes:
             ax.set_yticks([])
-            ax.set_xlim(0, n + 7)
+            ax.set_xlim(0, n + max(7, n // 4 - 1))
             ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
         axes[0].set_title(text(lang, en="binary bits (period)", zh="二进制位（周期）"), fontsize=10)
         axes[1].set_title(text(lang, en=f"sine columns, d = {d}", zh=f"正弦列，d = {d}"), fontsize=10)
@@ -156,10 +240,38 @@ def plot_neighbour_similarity(
     theme: Theme = "light",
 ) -> Figure:
     """Cosine similarity of ``PE[p]`` and ``PE[p+k]`` against ``k`` (log axis), marking the first rise and the
-    first negative value for each width."""
+    first negative value for each width.
+
+    The similarity is the closed form of ``pe_docs.similarity.neighbour_similarity`` (the same for every
+    ``p``); a triangle marks ``first_rise``, a dot
+    ``first_negative``, when they occur within ``max_k``.
+
+    Args:
+        d_models: Widths, one curve each, each a positive even integer; at least one.
+        max_k: Largest offset ``k``; an integer >= 2.
+        base: The constant of the encoding; finite and > 0.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes.
+
+    Raises:
+        TypeError: ``max_k`` or an entry ``d_models[n]`` is not an integer, ``d_models`` is not a sequence,
+            or ``base`` not a real number.
+        ValueError: ``d_models`` is empty or has an entry that is not positive and even, ``max_k < 2``,
+            ``base`` not finite and > 0, or a bad ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_neighbour_similarity(d_models=(8,), max_k=50)
+        >>> fig.axes[0].get_xscale()
+        'log'
+    """
     lang, theme = check_lang_theme(lang, theme)
-    ds = [check_d_model(d, "d_models[...]") for d in d_models]
+    widths = check_indices("d_models", d_models, what="width")
+    ds = [check_d_model(d, f"d_models[{n}]") for n, d in enumerate(widths)]
     max_k = check_int("max_k", max_k, minimum=2)
+    base = check_base(base)
     k = torch.arange(1, max_k + 1).numpy()
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.6)

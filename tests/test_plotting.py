@@ -1,0 +1,154 @@
+"""Cross-cutting tests of pe_docs.plotting: exports, docstrings, argument checks, honest labels."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+
+import pytest
+import torch
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from pe_docs import plotting
+from pe_docs.plotting import (
+    _style,
+    plot_binary_vs_sinusoid,
+    plot_dtype_error,
+    plot_frequency_ulps,
+    plot_heatmap,
+    plot_log_trick_error,
+    plot_neighbour_similarity,
+    plot_position_scores,
+    plot_rotating_pairs,
+    plot_scales,
+    plot_singular_values,
+    plot_transform_matrices,
+    plot_waveforms,
+    plot_wavelengths,
+)
+
+PLOTS = [getattr(plotting, name) for name in plotting.__all__ if name.startswith("plot_")]
+
+
+def test_exports_are_the_figures_and_the_allowed_values() -> None:
+    assert set(plotting.__all__) == {"LANGS", "THEMES"} | {f.__name__ for f in PLOTS}
+    assert len(PLOTS) == 13
+    for helper in ("text", "themed", "cjk_family"):
+        assert helper not in plotting.__all__
+        assert not hasattr(plotting, helper)
+    assert typing.get_args(_style.Lang) == plotting.LANGS
+    assert typing.get_args(_style.Theme) == plotting.THEMES
+
+
+@pytest.mark.parametrize("fn", PLOTS, ids=lambda f: f.__name__)
+def test_docstrings_are_google_style_and_complete(fn) -> None:
+    doc = inspect.getdoc(fn)
+    assert doc is not None
+    for section in ("Args:", "Returns:", "Raises:"):
+        assert f"\n{section}\n" in doc, f"{fn.__name__} lacks {section}"
+    args = doc.split("\nArgs:\n")[1].split("\n\n")[0]
+    documented = re.findall(r"^    (\w+):", args, flags=re.M)
+    assert documented == list(inspect.signature(fn).parameters), fn.__name__
+    sig = inspect.signature(fn)
+    assert sig.parameters["lang"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert sig.parameters["theme"].kind is inspect.Parameter.KEYWORD_ONLY
+    hints = typing.get_type_hints(fn)
+    assert hints["lang"] == _style.Lang and hints["theme"] == _style.Theme
+    assert hints["return"] is Figure
+
+
+@pytest.mark.parametrize("fn", PLOTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(("kwargs", "message"), [({"lang": "fr"}, "lang must be one of"),
+                                                 ({"theme": "sepia"}, "theme must be one of")])
+def test_every_figure_checks_lang_and_theme(fn, kwargs, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        fn(**kwargs)
+
+
+def test_style_helpers_validate_lang_and_theme() -> None:
+    with pytest.raises(ValueError, match=r"lang must be one of \('en', 'zh'\), got 'fr'"):
+        _style.text("fr", en="a", zh="b")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="lang must be one of"), _style.themed("fr", "light"):  # type: ignore[arg-type]
+        pass
+    with pytest.raises(ValueError, match=r"theme must be one of \('light', 'dark'\), got 'x'"), _style.themed(
+        "en", "x"  # type: ignore[arg-type]
+    ):
+        pass
+    assert _style.text("zh", en="a", zh="b") == "b"
+
+
+def test_new_figure_returns_a_bare_figure_and_axes() -> None:
+    fig, ax = _style.new_figure()
+    assert isinstance(fig, Figure) and isinstance(ax, Axes)
+    fig, axes = _style.new_figure(ncols=2, squeeze=False)
+    assert axes.shape == (1, 2) and all(isinstance(a, Axes) for a in axes.flat)
+
+
+@pytest.mark.parametrize(
+    ("fn", "kwargs", "error", "message"),
+    [
+        (plot_waveforms, {"dims": ()}, ValueError, "dims must contain at least one"),
+        (plot_waveforms, {"dims": (0, 2.0)}, TypeError, "dims[1] must be an integer"),
+        (plot_waveforms, {"dims": (0, -1)}, ValueError, "dims[1] must be >= 0, got -1"),
+        (plot_waveforms, {"dims": 3}, TypeError, "dims must be a sequence of integers"),
+        (plot_singular_values, {"lengths": ()}, ValueError, "lengths must contain at least one"),
+        (plot_singular_values, {"lengths": (8, 1)}, ValueError, "lengths[1] must be >= 2, got 1"),
+        (plot_singular_values, {"lengths": (8.0,)}, TypeError, "lengths[0] must be an integer"),
+        (plot_singular_values, {"d_model": 7}, ValueError, "d_model must be even"),
+        (plot_neighbour_similarity, {"d_models": ()}, ValueError, "d_models must contain at least one"),
+        (plot_neighbour_similarity, {"d_models": (8, "8")}, TypeError, "d_models[1] must be an integer"),
+        (plot_neighbour_similarity, {"base": 0.0}, ValueError, "base must be finite and > 0"),
+        (plot_scales, {"low_dims": ()}, ValueError, "low_dims must contain at least one"),
+        (plot_scales, {"high_dims": ()}, ValueError, "high_dims must contain at least one"),
+        (plot_scales, {"high_dims": (1, None)}, TypeError, "high_dims[1] must be an integer"),
+        (plot_scales, {"low_dims": (-1,)}, ValueError, "low_dims[0] must be >= 0, got -1"),
+        (plot_transform_matrices, {"ks": ()}, ValueError, "ks must contain at least one offset"),
+        (plot_rotating_pairs, {"pairs": ()}, ValueError, "pairs must contain at least one"),
+        (plot_binary_vs_sinusoid, {"n_bits": 30}, ValueError, "n_bits must be <= 12"),
+        (plot_binary_vs_sinusoid, {"n_bits": 2.5}, TypeError, "n_bits must be an integer"),
+        (plot_frequency_ulps, {"dtypes": ()}, ValueError, "dtypes must contain at least one"),
+        (plot_frequency_ulps, {"dtypes": (torch.int32,)}, TypeError, "dtypes[0] must be a floating-point"),
+        (plot_heatmap, {"max_len": 0}, ValueError, "max_len must be >= 1, got 0"),
+        (plot_position_scores, {"seed": -1}, ValueError, "seed must be >= 0, got -1"),
+        (plot_dtype_error, {"max_position": 5}, ValueError, "max_position must be >= 10, got 5"),
+        (plot_log_trick_error, {"per_decade": 1.5}, TypeError, "per_decade must be an integer"),
+    ],
+)
+def test_bad_arguments_name_the_argument(fn, kwargs, error, message) -> None:
+    with pytest.raises(error) as info:
+        fn(**kwargs)
+    assert message in str(info.value)
+
+
+def test_binary_figure_accepts_the_largest_n_bits() -> None:
+    fig = plot_binary_vs_sinusoid(12, 64)
+    assert len(fig.axes[0].get_lines()) == 12
+
+
+def _legend_texts(fig: Figure) -> list[str]:
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    return [t.get_text() for legend in legends for t in legend.get_texts()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rounded_once_curves_are_not_labelled_as_the_library_table(lang) -> None:
+    labels = _legend_texts(plot_dtype_error(max_position=100, d_model=8, lang=lang))
+    labels += _legend_texts(plot_log_trick_error(8, max_position=100, per_decade=2, lang=lang))
+    assert not any("pe_docs" in t or "sinusoidal_table" in t for t in labels)
+    once = "rounded once" if lang == "en" else "只舍入一次"
+    assert sum(once in t for t in labels) == 4  # float32 (both figures), bfloat16 and float16 casts
+
+
+@pytest.mark.parametrize(("base", "note"), [(10000.0, "upper limit"), (0.5, "lower limit"), (1.0, None)])
+def test_wavelength_limit_note_follows_the_base(base, note) -> None:
+    fig = plot_wavelengths(16, base=base)
+    notes = [t.get_text() for t in fig.axes[0].texts if "2π·base" in t.get_text()]
+    if note is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and note in notes[0]
+        limit = 2 * torch.pi * base
+        low, high = fig.axes[0].get_ylim()
+        assert low < limit < high
