@@ -153,11 +153,14 @@ def _unit_pairs(positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> torc
     del phase
     pairs = exact.to(torch.float32)
     widened = pairs.double()
-    too_long = widened.square().sum(dim=-1, keepdim=True) > 1
-    rounded_up = widened.abs_() > exact.abs_()
+    x, y = widened.unbind(-1)
+    too_long = (x * x).add_(y * y).gt_(1.0)  # |pair|² > 1, computed exactly in float64
+    fix = widened.abs_().gt_(exact.abs_())  # components that rounded away from zero
     del widened, exact
-    toward_zero = torch.nextafter(pairs, torch.zeros((), dtype=torch.float32))
-    pairs = torch.where(too_long & rounded_up, toward_zero, pairs)
+    fix.logical_and_(too_long.unsqueeze(-1))
+    # One ulp toward zero: a nonzero float32's magnitude is its bit pattern without the sign, so subtracting 1
+    # from the bits shrinks it by one ulp whatever its sign (a component that rounded up is never zero).
+    pairs.view(torch.int32).sub_(fix.to(torch.int32))
     return pairs.view(torch.complex64).squeeze(-1)
 
 

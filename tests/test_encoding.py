@@ -315,3 +315,25 @@ def test_first_block_is_independent_of_max_len(d):
     for n in (17, 1000, 20_000):
         assert torch.equal(sinusoidal_table(n, d)[:16], short)
     assert torch.equal(short, reference64(0, 16, d, "interleaved").to(torch.float32))
+
+
+@pytest.mark.parametrize("turn", [False, True])
+def test_unit_pairs_never_longer_than_one(turn):
+    # The factors of the fast table: rounded to nearest unless that made |z| > 1, then shrunk by one ulp
+    # toward zero in each component that had rounded away from zero. Checked against float64 directly.
+    from pe_docs.encoding import _unit_pairs
+
+    rng = torch.Generator().manual_seed(3)
+    positions = torch.cat([torch.arange(4096), torch.randint(0, 2**24, (4096,), generator=rng)])
+    w = inverse_frequencies(512, dtype=torch.float64)
+    pairs = torch.view_as_real(_unit_pairs(positions.double(), w, turn=turn)).double()
+    phase = positions.double()[:, None] * w[None, :]
+    exact = torch.stack((torch.cos(phase), -torch.sin(phase)) if turn else (torch.sin(phase), torch.cos(phase)), -1)
+    nearest = exact.to(torch.float32).double()
+    assert (pairs.square().sum(-1) <= 1.0).all()
+    too_long = nearest.square().sum(-1, keepdim=True) > 1.0
+    assert too_long.any()  # the correction is exercised
+    assert torch.equal(pairs[~too_long.expand_as(pairs)], nearest[~too_long.expand_as(pairs)])
+    ulp = torch.finfo(torch.float32).eps * torch.maximum(nearest.abs(), torch.full_like(nearest, 2.0**-126))
+    assert ((pairs - exact).abs() <= ulp).all()
+    assert (pairs.abs() <= nearest.abs()).all()
