@@ -103,3 +103,21 @@ def check_real_tensor(
     if finite and not bool(torch.isfinite(value).all()):
         raise ValueError(f"{name} must be finite, got NaN or infinite entries (shape {tuple(value.shape)})")
     return value
+
+
+def check_sequence_input(x: object, d_model: int, *, batch_first: bool) -> int:
+    """Check the input of a module that adds a row per position; return its sequence length.
+
+    ``x`` must be a floating-point tensor of shape ``(batch, seq, d_model)`` (``(seq, batch, d_model)`` when
+    ``batch_first`` is false). The caller compares the returned length with its own ``max_len``.
+    """
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if x.dim() != 3:
+        shape = "(batch, seq, d_model)" if batch_first else "(seq, batch, d_model)"
+        raise ValueError(f"x must have shape {shape}, got a tensor of shape {tuple(x.shape)}")
+    if not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
+    if x.size(-1) != d_model:
+        raise ValueError(f"x's last dimension must equal d_model={d_model}, got {x.size(-1)} (shape {tuple(x.shape)})")
+    return x.size(1) if batch_first else x.size(0)

@@ -18,7 +18,7 @@ import math
 import torch
 from torch import nn
 
-from pe_docs._checks import check_base, check_d_model, check_float_dtype, check_int
+from pe_docs._checks import check_base, check_d_model, check_float_dtype, check_int, check_sequence_input
 from pe_docs.frequencies import inverse_frequencies
 
 # Largest integer magnitude up to which every integer is exact in float64 (the angles are formed in float64).
@@ -93,18 +93,7 @@ class LearnedPositionalEmbedding(nn.Module):
             ...
             TypeError: x must be a floating-point tensor, got dtype torch.int64
         """
-        if not isinstance(x, torch.Tensor):
-            raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
-        if x.dim() != 3:
-            shape = "(batch, seq, d_model)" if self.batch_first else "(seq, batch, d_model)"
-            raise ValueError(f"x must have shape {shape}, got a tensor of shape {tuple(x.shape)}")
-        if not x.is_floating_point():
-            raise TypeError(f"x must be a floating-point tensor, got dtype {x.dtype}")
-        if x.size(-1) != self.d_model:
-            raise ValueError(
-                f"x's last dimension must equal d_model={self.d_model}, got {x.size(-1)} (shape {tuple(x.shape)})"
-            )
-        seq_len = x.size(1) if self.batch_first else x.size(0)
+        seq_len = check_sequence_input(x, self.d_model, batch_first=self.batch_first)
         if seq_len > self.max_len:
             raise ValueError(
                 f"sequence length {seq_len} exceeds max_len={self.max_len}: a learned embedding has no "
