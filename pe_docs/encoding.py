@@ -32,6 +32,9 @@ _OFFSET_TABLE_BYTES = 1 << 19
 _MIN_BLOCK, _MAX_BLOCK = 16, 1024
 # Low-precision outputs are produced from float32 rows in chunks of at most this many float32 elements.
 _CHUNK_ELEMENTS = 1 << 20
+# The exact factors are computed this many (sin, cos) pairs at a time: their float64 temporaries stay small
+# and cache-resident instead of being fresh pages of memory (page faults cost more than the sines).
+_PAIRS_PER_CHUNK = 1 << 15
 
 
 def sinusoidal_table(
@@ -142,6 +145,15 @@ def _unit_pairs(positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> torc
     to nearest made a pair longer than 1, its components are rounded toward zero instead: with both factors
     of length <= 1, no product can leave [-1, 1] (a table value of 1.0000001 would be a visible defect).
     """
+    pairs = torch.empty(len(positions), len(w), 2, dtype=torch.float32)
+    rows = max(1, _PAIRS_PER_CHUNK // len(w))
+    for lo in range(0, len(positions), rows):
+        _unit_pairs_into(pairs[lo : lo + rows], positions[lo : lo + rows], w, turn=turn)
+    return pairs.view(torch.complex64).squeeze(-1)
+
+
+def _unit_pairs_into(pairs: torch.Tensor, positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> None:
+    """``_unit_pairs`` for a few positions, written into the float32 ``pairs`` of shape ``(n, d/2, 2)``."""
     phase = positions[:, None] * w[None, :]
     exact = torch.empty(*phase.shape, 2, dtype=torch.float64)
     if turn:
@@ -150,18 +162,15 @@ def _unit_pairs(positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> torc
     else:
         torch.sin(phase, out=exact[..., 0])
         torch.cos(phase, out=exact[..., 1])
-    del phase
-    pairs = exact.to(torch.float32)
+    pairs.copy_(exact)
     widened = pairs.double()
     x, y = widened.unbind(-1)
     too_long = (x * x).add_(y * y).gt_(1.0)  # |pair|² > 1, computed exactly in float64
     fix = widened.abs_().gt_(exact.abs_())  # components that rounded away from zero
-    del widened, exact
     fix.logical_and_(too_long.unsqueeze(-1))
     # One ulp toward zero: a nonzero float32's magnitude is its bit pattern without the sign, so subtracting 1
     # from the bits shrinks it by one ulp whatever its sign (a component that rounded up is never zero).
     pairs.view(torch.int32).sub_(fix.to(torch.int32))
-    return pairs.view(torch.complex64).squeeze(-1)
 
 
 def _fill_direct(out: torch.Tensor, first: int, w: torch.Tensor, layout: str) -> None:
