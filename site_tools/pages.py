@@ -117,6 +117,31 @@ def code_signature(path: Path) -> list[str]:
     return sig
 
 
+def weak_asserts(path: Path) -> list[str]:
+    """Assertions in a page's executed blocks that cannot fail or check nothing.
+
+    An ``assert`` must compare or call something (``assert x == 3``, ``assert torch.equal(a, b)``), and must
+    involve the page's values: ``assert True``, ``assert 0.97``, ``assert ok`` (a bare name) and
+    ``assert 3 == 3`` are rejected.
+    """
+    import ast
+
+    sources = (
+        notebook_code_cells(path) if path.suffix == ".ipynb" else [f.code for f in fences(path) if f.runs]
+    )
+    found = []
+    for code in sources:
+        for node in ast.walk(ast.parse(code)):
+            if not isinstance(node, ast.Assert):
+                continue
+            parts = list(ast.walk(node.test))
+            checks = any(isinstance(n, ast.Compare | ast.Call) for n in parts)
+            uses_values = any(isinstance(n, ast.Name | ast.Attribute | ast.Subscript | ast.BinOp) for n in parts)
+            if not checks or not uses_values:
+                found.append(f"{path.name}: `assert {ast.unparse(node.test)}` checks nothing; compare or call")
+    return found
+
+
 def parity_problems() -> list[str]:
     """Everything one language has that the other lacks, as sentences a contributor can act on."""
     problems: list[str] = []

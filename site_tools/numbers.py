@@ -1,0 +1,425 @@
+"""Numbers the pages state, and the code that backs them.
+
+The site's promise is that every number a page states is computed by that page's own code. This module makes
+the promise checkable:
+
+- ``stated_numbers(path)`` reads a page (Markdown, or the Markdown cells of a notebook) and returns every
+  number written in its prose, headings, tables, admonitions, image descriptions and math — not in code.
+- ``asserted_values(path)`` returns every numeric value that the page's executed code *asserts*: constants and
+  constant sub-expressions (``2**-24``, ``1.25 * 2**-24``) inside ``assert`` statements and inside calls of
+  ``assert*`` functions (``torch.testing.assert_close``), numbers in strings compared there, and numbers in
+  ``expected-output`` blocks (pytest-codeblocks compares those with what the code printed).
+- ``unbacked(path)`` lists the stated numbers that no assertion of the page contains. Changing a number in the
+  text therefore fails the tests, naming the page, the line and the number, unless the new value is also
+  asserted on that page.
+- ``differences(en, zh)`` lists the numbers the two languages do not state equally often.
+
+What counts as a number, and what is exempt (each exemption is explicit):
+
+- ``60 611``, ``62\\,832``, ``1,000`` (thousands separated by a space, a thin or no-break space, a comma or TeX
+  ``\\,``), ``0.973``, ``2.5e-7``, ``96.5 %`` (also matched as 0.965), ``6 万`` (60 000), ``10⁶``, ``2⁻²⁴``,
+  ``2^{24}``, ``10^{-12}``, ``\\sqrt2``, and products written ``1.25·2⁻²⁴`` or ``3 \\times 10^{-7}`` (matched as
+  the product, or as both factors). A sign is ignored.
+- Single-digit integers (``d/2 − 1``, "3 bits", the 2 of ``2\\pi``) are structure, not claims, and are skipped.
+- Numbers that name something rather than measure it are skipped: right after ``#`` (issues), ``§``,
+  "Section", "Table", "Figure", "Eq.", "issue", "seed", "et al." (a citation's year) or their Chinese forms
+  ("第 … 节", "表", "图", "等"); with leading zeros (seed 002); inside a word (``float32``, ``d2l``, ``T5``,
+  ``GPT-2``); in inline code spans (code, not prose), link targets and HTML comments.
+- ``EXEMPT`` below: the paper's base, written ``10000``, stated everywhere and computed nowhere.
+- A page may quote numbers it cannot compute (a paper's BLEU score, a library version) in its front matter::
+
+      ---
+      quoted:
+        "25.7": Vaswani et al. (2017), Table 3, row E — development-set BLEU with learned positions
+      ---
+
+  Each quoted number must occur in the page's prose and be quoted identically in both languages.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Stated everywhere, computed nowhere: exempt on every page, as written (a count of 10 000 positions, written
+# with its thousands space or as 10⁴, is a quantity and is checked).
+EXEMPT: dict[str, str] = {
+    "10000": "the base of the paper's formula",
+}
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+# A mantissa: digits with optional thousands groups (space, thin/no-break space, narrow nbsp or TeX \,),
+# an optional decimal part and an optional exponent.
+_SEP = r"(?: |,|\u2009|\u00a0|\u202f|\\,)"
+_MANTISSA = rf"\d{{1,3}}(?:{_SEP}\d{{3}})+(?!\d)|\d+(?:\.\d+)?(?:[eE][-−+]?\d+)?"
+_POWER = rf"(?:\^\{{\s*[-−]?\s*\d+\s*\}}|\^[-−]?\d+|[⁻⁺]?[{_SUP}]+)"
+_TIMES = r"(?:\s*(?:·|×|\\times|\\cdot|\*)\s*)"
+_ROOT = r"(?:\\sqrt\s*\{?\s*|√)"
+_NUMBER = re.compile(
+    rf"(?P<aroot>{_ROOT})?(?P<a>{_MANTISSA})(?P<apow>{_POWER})?(?:\}}?{_TIMES}(?P<b>{_MANTISSA})(?P<bpow>{_POWER}))?(?P<cjk>\s*[万亿])?(?P<pct>\s*%)?"
+)
+# Context that makes a number a name or a reference, not a quantity: issue and section numbers, tables and
+# figures of a paper, citations' years, seed file names (002), identifiers (float32, d2l, GPT-2).
+_REFERENCE_BEFORE = re.compile(
+    r"(?:[#§]\s*|\b(?:[Ss]ection|[Tt]able|[Ff]ig(?:ure|\.)|[Ee]q(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
+    r"|(?:表|图|式|种子|素材|等人?[，,]?)\s*)$"
+)
+_REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^\s*(?:节|章|条)"))
+_WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")
+_WORDLIKE_AFTER = re.compile(r"^[A-Za-z_]")
+_MATH_BEFORE = re.compile(r"(?:\\[a-z]+|[=(,{$])\s*$")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number written in a page's text."""
+
+    path: Path
+    line: int  # 1-based line in the source file (for a notebook: the line within its Markdown cells)
+    column: int  # 0-based column of the number in that line
+    text: str  # as written, e.g. "60 611" or "2⁻²⁴"
+    candidates: tuple[float, ...]  # values it may be asserted as (any one suffices)
+    parts: tuple[float, ...] = ()  # for a product a·b^c: the factors, which together also suffice
+
+    @property
+    def key(self) -> str:
+        """A canonical spelling, used to compare the two languages."""
+        return canonical(self.candidates[0])
+
+
+def canonical(value: float) -> str:
+    return f"{abs(value):.10g}"
+
+
+def _power(text: str | None) -> float | None:
+    if not text:
+        return None
+    digits = text.translate(_SUPERSCRIPT).replace("−", "-")
+    digits = re.sub(r"[\^{}\s]", "", digits)
+    return float(digits)
+
+
+def _mantissa(text: str) -> float:
+    return float(re.sub(_SEP, "", text).replace("−", "-"))
+
+
+def _value(m: re.Match[str]) -> tuple[tuple[float, ...], tuple[float, ...], bool]:
+    """(candidates, parts, is_single_digit_structure) of one match."""
+    a = _mantissa(m.group("a"))
+    if m.group("aroot"):
+        a = math.sqrt(a)
+    apow = _power(m.group("apow"))
+    first = a**apow if apow is not None else a
+    parts: tuple[float, ...] = ()
+    if m.group("b") is not None:
+        b = _mantissa(m.group("b"))
+        bpow = _power(m.group("bpow"))
+        second = b**bpow if bpow is not None else b
+        candidates: tuple[float, ...] = (first * second,)
+        parts = (first, second)
+    else:
+        candidates = (first,)
+    if m.group("cjk"):
+        candidates = (candidates[0] * (1e4 if m.group("cjk").strip() == "万" else 1e8),)
+    if m.group("pct"):
+        candidates = (candidates[0], candidates[0] / 100)
+    single = (
+        m.group("b") is None
+        and apow is None
+        and not m.group("aroot")
+        and not m.group("cjk")
+        and re.fullmatch(r"\d", m.group("a")) is not None
+    )
+    return candidates, parts, single
+
+
+_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]|<https?://[^>]*>|https?://\S+")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def _blank(m: re.Match[str]) -> str:
+    """Replace a span with spaces (keeps columns and line numbers)."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of the lines outside code fences, with code spans, link targets, HTML comments and
+    tags blanked out. Front matter is skipped."""
+    text = _HTML_COMMENT.sub(_blank, markdown)
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0].strip() == "---":
+        for j in range(1, len(lines)):
+            if lines[j].strip() in ("---", "..."):
+                start = j + 1
+                break
+    fence: str | None = None
+    for n in range(start, len(lines)):
+        line = lines[n]
+        m = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):]:
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        line = _INLINE_CODE.sub(_blank, line)
+        line = _LINK_TARGET.sub(_blank, line)
+        line = _HTML_TAG.sub(_blank, line)
+        yield n + 1, line
+
+
+Found = tuple[int, str, tuple[float, ...], tuple[float, ...]]
+
+
+def numbers_in(text: str, *, skip_structure: bool = True) -> Iterator[Found]:
+    """(column, text, candidates, parts) of every quantity in one line of prose."""
+    for m in _NUMBER.finditer(text):
+        before, after = text[: m.start()], text[m.end() :]
+        if not m.group("aroot") and _WORDLIKE_BEFORE.search(before) and not _MATH_BEFORE.search(before):
+            continue  # part of a word or identifier (float32, d2l, GPT-2, x.5); "\\,", "$", "{" open math
+        if _WORDLIKE_AFTER.search(after) and not re.match(r"^[a-z](?![A-Za-z])", after):
+            continue  # float32's "float" is before; "3rd", "2D", "16k"… are names. "2i", "2w" are math.
+        if _REFERENCE_BEFORE.search(before) or (
+            _REFERENCE_AROUND[0].search(before) and _REFERENCE_AROUND[1].search(after)
+        ):
+            continue
+        if re.match(r"0\d", m.group("a")):
+            continue  # a name with leading zeros (seed 002), not a quantity
+        candidates, parts, single = _value(m)
+        if skip_structure and single:
+            continue
+        start = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+        yield start, m.group(0).strip(), candidates, parts
+
+
+def _markdown_sources(path: Path) -> list[tuple[int, str]]:
+    """(line offset, Markdown text) of a page: the file, or each Markdown cell of a notebook."""
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        out, offset = [], 0
+        for cell in nb["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "markdown":
+                out.append((offset, src))
+            offset += src.count("\n") + 1
+        return out
+    return [(0, path.read_text(encoding="utf-8"))]
+
+
+def quoted(path: Path) -> dict[str, str]:
+    """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
+    if path.suffix != ".md":
+        return {}
+    text = path.read_text(encoding="utf-8")
+    m = re.match(r"^---\n(.*?)\n(?:---|\.\.\.)\n", text, re.S)
+    if not m:
+        return {}
+    meta = yaml.safe_load(m.group(1)) or {}
+    return {canonical(_mantissa(str(k))): str(v) for k, v in (meta.get("quoted") or {}).items()}
+
+
+def stated_numbers(path: Path) -> list[Stated]:
+    """Every quantity a page states outside its code (see the module docstring for what is skipped)."""
+    out = []
+    for offset, source in _markdown_sources(path):
+        for line, text in prose_lines(source):
+            for column, written, candidates, parts in numbers_in(text):
+                out.append(Stated(path, offset + line, column, written, candidates, parts))
+    return out
+
+
+# ---- what the code asserts -------------------------------------------------------------------------------
+
+
+def _fold(node: ast.AST) -> float | None:
+    """The value of a constant arithmetic expression (``2**-24``, ``1.25 * 2**-24``, ``-9.2``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        v = _fold(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "sqrt"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        v = _fold(node.args[0])
+        return None if v is None or v < 0 else math.sqrt(v)
+    if isinstance(node, ast.BinOp):
+        left, right = _fold(node.left), _fold(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Sub):
+                return left - right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+            if isinstance(node.op, ast.Div):
+                return left / right
+            if isinstance(node.op, ast.Pow):
+                return float(left**right)
+        except (ZeroDivisionError, OverflowError, TypeError):
+            return None
+    return None
+
+
+def _values_in(node: ast.AST) -> Iterator[float]:
+    for sub in ast.walk(node):
+        v = _fold(sub)
+        if v is not None:
+            yield v
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            for _, _, candidates, parts in numbers_in(sub.value, skip_structure=False):
+                yield from candidates
+                yield from parts
+
+
+def _is_assert_call(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name.startswith("assert")
+
+
+def code_blocks(path: Path) -> tuple[list[str], list[str]]:
+    """(python code that runs, expected-output texts) of a page."""
+    from site_tools import pages
+
+    if path.suffix == ".ipynb":
+        return pages.notebook_code_cells(path), []
+    code, outputs = [], []
+    for fence in pages.fences(path):
+        if fence.runs:
+            code.append(fence.code)
+        elif "expected-output" in fence.marker:
+            outputs.append(fence.code)
+    return code, outputs
+
+
+def asserted_values(path: Path) -> set[str]:
+    """Canonical spellings of every value the page's code asserts (see the module docstring)."""
+    code, outputs = code_blocks(path)
+    values: set[str] = set()
+    for block in code:
+        tree = ast.parse(block)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assert) or _is_assert_call(node):
+                values.update(canonical(v) for v in _values_in(node))
+    for text in outputs:
+        for line in text.splitlines():
+            for _, _, candidates, parts in numbers_in(line, skip_structure=False):
+                values.update(canonical(v) for v in (*candidates, *parts))
+    return values
+
+
+def _backed(stated: Stated, values: set[str], exempt: set[str]) -> bool:
+    if stated.text in EXEMPT:
+        return True
+    keys = {canonical(v) for v in stated.candidates}
+    if keys & (values | exempt):
+        return True
+    return bool(stated.parts) and all(canonical(v) in values | exempt for v in stated.parts)
+
+
+def exempt_values(path: Path) -> set[str]:
+    return set(quoted(path))
+
+
+def unbacked(path: Path) -> list[Stated]:
+    """Numbers the page states that none of its assertions or expected outputs contains."""
+    values = asserted_values(path)
+    exempt = exempt_values(path)
+    return [s for s in stated_numbers(path) if not _backed(s, values, exempt)]
+
+
+def stale_quotes(path: Path) -> list[str]:
+    """Front-matter ``quoted`` numbers that the page's prose no longer states."""
+    stated = {s.key for s in stated_numbers(path)}
+    return [k for k in quoted(path) if k not in stated]
+
+
+def differences(en: Path, zh: Path) -> list[str]:
+    """Numbers the two languages of a page do not state equally often, naming the lines of each.
+
+    Counting occurrences, not just values, is what catches an edit that turns one stated number into another
+    one the page also states (11 -> 12 where both appear): the counts of both change in one language only.
+    """
+    by_lang = {"en": stated_numbers(en), "zh": stated_numbers(zh)}
+    where: dict[str, dict[str, list[Stated]]] = {"en": {}, "zh": {}}
+    for lang, found in by_lang.items():
+        for s in found:
+            where[lang].setdefault(s.key, []).append(s)
+    out = []
+    for key in sorted(set(where["en"]) | set(where["zh"]), key=float):
+        a, b = where["en"].get(key, []), where["zh"].get(key, [])
+        if len(a) != len(b):
+            text = (a or b)[0].text
+            lines = {lang: ", ".join(str(s.line) for s in found) or "-" for lang, found in (("en", a), ("zh", b))}
+            out.append(
+                f"{_rel(en)} / {_rel(zh)}: {text} is stated {len(a)}× in en (lines {lines['en']}) "
+                f"but {len(b)}× in zh (lines {lines['zh']})"
+            )
+    if set(quoted(en)) != set(quoted(zh)):
+        out.append(f"{_rel(en)}: quoted numbers differ between en {sorted(quoted(en))} and zh {sorted(quoted(zh))}")
+    return out
+
+
+def _rel(path: Path) -> str:
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def problems(paths: Iterable[Path]) -> list[str]:
+    """Every unbacked number and stale quote of the given pages, one sentence each."""
+    out = []
+    for path in paths:
+        for s in unbacked(path):
+            out.append(
+                f"{_rel(path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
+                f"on this page contains"
+            )
+        for k in stale_quotes(path):
+            out.append(f"{_rel(path)}: quoted number {k} (front matter) is not in the text any more")
+    return out
+
+
+def check_pair(en: Path, zh: Path) -> list[str]:
+    """Everything wrong with the numbers of one page in its two languages."""
+    return problems((en, zh)) + differences(en, zh)
+
+
+def main() -> int:
+    from site_tools import pages
+
+    found = []
+    by_lang = {lang: pages.pages(lang) for lang in pages.LANGS}
+    for name in sorted(set(by_lang["en"]) & set(by_lang["zh"])):
+        found += check_pair(by_lang["en"][name], by_lang["zh"][name])
+    print("\n".join(found) if found else "every stated number is asserted, and both languages state the same ones")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
