@@ -1,0 +1,44 @@
+"""Chinese text in HTML: line breaks between two Chinese characters are removed at build time.
+
+Markdown sources wrap long paragraphs over several lines. Between two Latin words the line break is a space,
+as intended; between two Chinese characters (or Chinese punctuation) there should be nothing, but Chrome and
+Edge render the break as a space (CSS Text 3's segment-break rule for East Asian wide characters is not
+implemented there). ``join_wide_lines`` removes such breaks from the text of a page's HTML, leaving code
+(``<pre>``, ``<code>``), scripts, styles and math (arithmatex's ``\\( … \\)`` spans) untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Characters whose East Asian Width is Wide or Fullwidth: CJK ideographs, kana, Hangul, CJK punctuation
+# (，。、；：？！（）“” are fullwidth or wide), fullwidth forms.
+_WIDE_RANGES = (
+    "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
+    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+)
+_BREAK = re.compile(rf"(?<=[{_WIDE_RANGES}])[ \t]*\n[ \t]*(?=[{_WIDE_RANGES}])")
+# Segments left as they are: code, preformatted text, scripts, styles, and math spans/blocks.
+_PROTECTED = re.compile(
+    r"<(pre|code|script|style|textarea)\b.*?</\1>|<(span|div)\b[^>]*class=\"[^\"]*arithmatex[^\"]*\"[^>]*>.*?</\2>",
+    re.S | re.I,
+)
+
+
+def join_wide_lines(html: str) -> str:
+    """Remove every line break (with the indentation around it) between two wide characters in ``html``'s
+    text, outside code, scripts, styles and math."""
+    out, last = [], 0
+    for m in _PROTECTED.finditer(html):
+        out.append(_BREAK.sub("", html[last : m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(_BREAK.sub("", html[last:]))
+    return "".join(out)
+
+
+def wide_line_breaks(html: str) -> list[str]:
+    """The places in ``html``'s text (outside code and math) where a line break sits between two wide
+    characters, each shown with a little context; empty when ``join_wide_lines`` has been applied."""
+    text = _PROTECTED.sub(" ", html)
+    return [text[max(0, m.start() - 8) : m.end() + 8].replace("\n", "⏎") for m in _BREAK.finditer(text)]
