@@ -11,7 +11,9 @@ import argparse
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
@@ -22,10 +24,28 @@ WATCHED = ("docs", "pe_docs", "overrides", "site_tools", "mkdocs.yml", "mkdocs.z
 log = logging.getLogger("pe-docs")
 
 
-def build(langs: tuple[str, ...] = ("en", "zh"), *, strict: bool = True) -> dict[str, float]:
+def build(
+    langs: tuple[str, ...] = ("en", "zh"),
+    *,
+    strict: bool = True,
+    overrides: Mapping[str, Any] | None = None,
+) -> dict[str, float]:
     """Build the given languages (English first); return seconds per language.
 
+    ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
+    a page missing from the nav, a failed notebook cell, …) aborts the build. Only ``serve`` passes
+    ``strict=False``, so that it keeps serving while a page is being edited.
+
+    Args:
+        langs: Languages to build, drawn from ``CONFIGS``; built in the order of ``CONFIGS`` whatever the
+            order given.
+        strict: Abort on the first warning.
+        overrides: Config options that replace those of the language's config file (passed to
+            ``mkdocs.config.load_config``) for every language built, e.g. ``docs_dir``, ``site_dir`` and
+            ``nav`` for a throwaway site in the tests. Strictness is not one of them: it is ``strict``.
+
     Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
         mkdocs.exceptions.Abort: a strict build found a warning (broken link or anchor, failed notebook, …).
     """
     from mkdocs.commands.build import build as mkdocs_build
@@ -34,10 +54,13 @@ def build(langs: tuple[str, ...] = ("en", "zh"), *, strict: bool = True) -> dict
     unknown = set(langs) - set(CONFIGS)
     if unknown:
         raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {sorted(unknown)}")
+    options = dict(overrides or {})
+    if "strict" in options:
+        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={options['strict']!r}")
     timings: dict[str, float] = {}
     for lang in sorted(langs, key=list(CONFIGS).index):
         start = time.perf_counter()
-        config = load_config(config_file=str(CONFIGS[lang]), strict=strict)
+        config = load_config(config_file=str(CONFIGS[lang]), strict=strict, **options)
         mkdocs_build(config)
         timings[lang] = time.perf_counter() - start
         log.info("built %s in %.1f s", lang, timings[lang])
@@ -45,7 +68,11 @@ def build(langs: tuple[str, ...] = ("en", "zh"), *, strict: bool = True) -> dict
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Build both languages, serve ``site/`` on host:port, rebuild and reload on every change."""
+    """Build both languages, serve ``site/`` on host:port, rebuild and reload on every change.
+
+    The builds here are not strict (unlike ``make site``/``make test``): a broken link in a page being edited
+    is logged and the server keeps serving.
+    """
     from mkdocs.livereload import LiveReloadServer
 
     def rebuild() -> None:

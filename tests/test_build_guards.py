@@ -2,6 +2,9 @@
 
 Each test builds a throwaway site from the real mkdocs.yml (same plugins, hooks and validation) with one
 defect planted: a notebook cell that raises, a link to a missing anchor, a figure drawn with a missing glyph.
+The broken links and anchors go through the very path of ``make site`` and ``make test``
+(``python -m site_tools.site build``: ``site.main(["build"])`` → ``site.build()`` with its defaults), never
+with ``strict`` passed by the test, so a build path that stopped being strict turns these tests red.
 """
 
 from __future__ import annotations
@@ -14,24 +17,28 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from site_tools import figures, hooks
+from site_tools import figures, hooks, site
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.site
 
 
-def site_from(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> object:
+def plant(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> dict[str, object]:
+    """Write a throwaway docs dir; return the config options that point a build at it (never ``strict``)."""
     docs = tmp_path / "docs"
     docs.mkdir()
     for name, text in pages.items():
         (docs / name).write_text(text, encoding="utf-8")
-    return load_config(
-        config_file=str(ROOT / "mkdocs.yml"),
-        docs_dir=str(docs),
-        site_dir=str(tmp_path / "site"),
-        nav=nav,
-        strict=True,
-    )
+    return {"docs_dir": str(docs), "site_dir": str(tmp_path / "site"), "nav": nav}
+
+
+def site_from(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> object:
+    """The real mkdocs.yml (strictness as the file says) pointed at a throwaway docs dir."""
+    return load_config(config_file=str(ROOT / "mkdocs.yml"), **plant(tmp_path, pages, nav))
+
+
+BROKEN_LINK = {"index.md": "# Home\n\nSee [missing](missing.md).\n"}
+BROKEN_ANCHOR = {"index.md": "# Home\n\nSee [there](other.md#no-such-heading).\n", "other.md": "# Other\n\n## Real\n"}
 
 
 def notebook(code: str) -> str:
@@ -78,24 +85,78 @@ def test_notebook_cache_is_keyed_by_the_library(tmp_path: Path, monkeypatch: pyt
     assert config.plugins["mkdocs-jupyter"].config["execute"] is True
 
 
-def test_broken_anchor_fails_the_build(tmp_path: Path) -> None:
-    config = site_from(
-        tmp_path,
-        {"index.md": "# Home\n\nSee [there](other.md#no-such-heading).\n", "other.md": "# Other\n\n## Real\n"},
-        ["index.md", "other.md"],
-    )
-    with pytest.raises(Abort):
-        build(config)
+@pytest.mark.parametrize(("pages", "nav"), [(BROKEN_LINK, ["index.md"]), (BROKEN_ANCHOR, ["index.md", "other.md"])],
+                         ids=["link", "anchor"])
+def test_default_build_aborts_on_a_broken_link(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> None:
+    """``site.build()`` with its defaults (strict not passed) is the build of ``make site``: it must abort."""
+    with pytest.raises(Abort, match="in strict mode"):
+        site.build(("en",), overrides=plant(tmp_path, pages, nav))
 
 
-def test_broken_link_fails_the_build(tmp_path: Path) -> None:
-    config = site_from(tmp_path, {"index.md": "# Home\n\nSee [missing](missing.md).\n"}, ["index.md"])
-    with pytest.raises(Abort):
-        build(config)
+def test_make_site_command_aborts_on_a_broken_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m site_tools.site build`` itself: only where the config points is changed, not its strictness."""
+    import mkdocs.config
+
+    options = plant(tmp_path, BROKEN_LINK, ["index.md"])
+    real_load_config = mkdocs.config.load_config
+    seen: list[dict[str, object]] = []
+
+    def redirected(config_file: str | None = None, **kwargs: object) -> object:
+        assert config_file == str(ROOT / "mkdocs.yml")
+        assert not set(options) & set(kwargs)
+        seen.append(dict(kwargs))
+        return real_load_config(config_file, **kwargs, **options)
+
+    monkeypatch.setattr(mkdocs.config, "load_config", redirected)
+    with pytest.raises(Abort, match="in strict mode"):
+        site.main(["build", "--lang", "en"])
+    assert len(seen) == 1 and seen[0].get("strict") is not False
+
+
+@pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs.zh.yml"])
+def test_config_files_are_strict(config: str) -> None:
+    """Strict in the files too, so that a plain ``mkdocs build -f mkdocs.yml`` is strict as well."""
+    assert load_config(config_file=str(ROOT / config))["strict"] is True
+
+
+def test_build_does_not_let_overrides_set_strict(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="overrides must not set strict"):
+        site.build(("en",), overrides={"strict": False, **plant(tmp_path, BROKEN_LINK, ["index.md"])})
+
+
+def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make serve`` keeps serving while a page is edited: its builds (first and on change) are not strict,
+    and a non-strict build of a broken link writes the site instead of aborting."""
+    import mkdocs.livereload
+
+    calls: list[dict[str, object]] = []
+
+    class FakeServer:
+        url = "http://127.0.0.1:0/"
+
+        def __init__(self, *, builder: object, **kwargs: object) -> None:
+            self.builder = builder
+
+        def watch(self, path: str) -> None:
+            pass
+
+        def serve(self) -> None:
+            self.builder()  # what a change to a watched file does
+
+        def shutdown(self) -> None:
+            pass
+
+    monkeypatch.setattr(site, "build", lambda *args, **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(mkdocs.livereload, "LiveReloadServer", FakeServer)
+    site.serve()
+    assert calls == [{"strict": False}, {"strict": False}]
+    monkeypatch.undo()
+    site.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
+    assert (tmp_path / "site" / "index.html").exists()
 
 
 def test_chinese_headings_get_readable_anchors(tmp_path: Path) -> None:
-    config = site_from(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"])
-    build(config)
+    """Also the control of the tests above: a site without a defect passes the same default build."""
+    site.build(("en",), overrides=plant(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"]))
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'id="为什么需要位置编码"' in html
