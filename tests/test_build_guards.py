@@ -10,6 +10,7 @@ with ``strict`` passed by the test, so a build path that stopped being strict tu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,12 @@ def test_make_site_command_aborts_on_a_broken_link(tmp_path: Path, monkeypatch: 
     with pytest.raises(Abort, match="in strict mode"):
         site.main(["build", "--lang", "en"])
     assert len(seen) == 1 and seen[0].get("strict") is not False
+
+
+def test_make_site_runs_the_default_build() -> None:
+    """``make site`` is the command the two tests above run: no flag that could change the strictness."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^site: .*\n\t\$\(PY\) -m site_tools\.site build\n", makefile, flags=re.M)
 
 
 @pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs.zh.yml"])
