@@ -13,8 +13,8 @@ log_spaced_positions`` (unit-tested in tests/test_dtypes.py); here they are chec
 last position.
 
 ``CHECKS`` has one checker per registered figure (a new figure without one fails
-``test_every_registered_figure_has_a_data_check``), and ``test_every_plotted_array_is_checked`` negates or
-reverses each plotted array in turn and requires the checker to notice.
+``test_every_registered_figure_has_a_data_check``), and ``test_every_plotted_array_is_checked`` negates and
+reverses each plotted array in turn (and transposes each image) and requires the checker to notice.
 """
 
 from __future__ import annotations
