@@ -1,7 +1,7 @@
 # The two commands a new user needs:
 #   make serve   set everything up, build both languages, serve on http://127.0.0.1:8000 with live reload
 #   make test    set everything up and run every test (unit, doc blocks, parity, build, browser)
-.PHONY: setup site serve test lint bench parity clean
+.PHONY: setup site serve test lint format chapter bench parity clean
 
 PY := .venv/bin/python
 
@@ -17,8 +17,13 @@ serve: setup
 test: setup
 	$(PY) -m pytest
 
+# The pre-commit hooks (.pre-commit-config.yaml) over every file: ruff check, ruff format --check, codespell.
 lint: setup
-	.venv/bin/ruff check .
+	$(PY) -m pre_commit run --all-files --show-diff-on-failure
+
+format: setup
+	.venv/bin/ruff format .
+	.venv/bin/ruff check --fix .
 
 parity: setup
 	$(PY) -m site_tools.pages

@@ -1,10 +1,13 @@
-"""The repository is ruff-clean (the configuration is in pyproject.toml)."""
+"""The repository passes its lint hooks (.pre-commit-config.yaml: ruff check, ruff format --check, codespell)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,3 +28,61 @@ def test_library_does_not_import_site_tooling_or_matplotlib_at_top_level() -> No
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _pinned(name: str) -> str:
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        if line.split("==")[0].strip().lower().replace("_", "-") == name:
+            return line.split("==")[1].strip()
+    raise AssertionError(f"{name} is not pinned in requirements.txt")
+
+
+def test_pre_commit_hooks_pass() -> None:
+    """The hooks of .pre-commit-config.yaml (ruff check, ruff format --check, codespell) pass on every tracked file:
+    the same run as `make lint`, so CI runs the hooks a commit runs."""
+    env = dict(os.environ)
+    # scripts/venv-run falls back to the first python3 on PATH when the checkout has no .venv (a worktree):
+    # make it this interpreter's environment.
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--show-diff-on-failure", "--color", "never"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+def test_hooks_use_the_pinned_tools() -> None:
+    """Every hook is local and runs a tool pinned in requirements.txt from the project's environment."""
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
+    assert [repo["repo"] for repo in config["repos"]] == ["local"]
+    assert {hook["id"] for hook in hooks} == {"ruff-check", "ruff-format", "codespell"}
+    for hook in hooks:
+        assert hook["entry"].startswith("scripts/venv-run "), hook
+        assert hook["language"] in {"unsupported", "system"}, hook
+    assert "--check" in next(h["entry"] for h in hooks if h["id"] == "ruff-format")  # never rewrites files
+    for tool in ("pre-commit", "ruff", "codespell"):
+        _pinned(tool)
+    import codespell_lib
+    import pre_commit.constants
+
+    assert _pinned("pre-commit") == pre_commit.constants.VERSION
+    assert codespell_lib.__version__ == _pinned("codespell")
+    version = subprocess.run([sys.executable, "-m", "ruff", "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.split()[-1] == _pinned("ruff")
+
+
+def test_spell_check_finds_a_typo(tmp_path: Path) -> None:
+    """The spell checker with the project's configuration is not silenced: a real typo is reported."""
+    typo = "sepe" + "rate"  # spelled out here, the hook would flag this file
+    page = tmp_path / "page.md"
+    page.write_text(f"The positional encoding is kept {typo} from the embeddings.\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "codespell_lib", "--toml", str(ROOT / "pyproject.toml"), str(page)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0 and f"{typo} ==> separate" in result.stdout, result.stdout + result.stderr
