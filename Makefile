@@ -25,6 +25,10 @@ format: setup
 	.venv/bin/ruff format .
 	.venv/bin/ruff check --fix .
 
+# A new chapter in both languages from templates/ (docs/en/NAME.md, docs/zh/NAME.md), added to the nav.
+chapter: setup
+	$(PY) -m site_tools.chapter "$(NAME)"
+
 parity: setup
 	$(PY) -m site_tools.pages
 
