@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -19,8 +20,22 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIR = ROOT / "pe_docs"
-CACHE_DIR = ROOT / ".cache" / "figures"
+CACHE_ENV = "PE_DOCS_CACHE"
+CACHE_DIR: Path | None = None  # None: <cache_root()>/figures; set to draw into another folder
 THEMES = ("light", "dark")
+
+
+def cache_root() -> Path:
+    """Where the build keeps what it can reuse (figures, executed notebooks): ``$PE_DOCS_CACHE``, else ``.cache/``.
+
+    Read at every call, so a build started with another ``PE_DOCS_CACHE`` (a cold build in the tests and
+    benchmarks) uses its own folder, in this process and in the processes it starts.
+    """
+    return Path(os.environ.get(CACHE_ENV) or ROOT / ".cache")
+
+
+def figure_cache_dir() -> Path:
+    return CACHE_DIR if CACHE_DIR is not None else cache_root() / "figures"
 
 
 @dataclass(frozen=True)
@@ -106,7 +121,7 @@ def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, P
     for name in names if names is not None else FIGURES:
         for theme in THEMES:
             key = figure_key(name, lang, theme, digest)
-            path = CACHE_DIR / lang / f"{name}.{theme}.{key}.svg"
+            path = figure_cache_dir() / lang / f"{name}.{theme}.{key}.svg"
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
                 for stale in path.parent.glob(f"{name}.{theme}.*.svg"):

@@ -27,7 +27,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if jupyter is not None:
         digest = figures.source_digest()[:16]
         lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use
-        jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / lang / digest)
+        jupyter.config["cache_dir"] = str(figures.cache_root() / "mkdocs-jupyter" / lang / digest)
     return config
 
 

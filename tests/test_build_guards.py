@@ -132,11 +132,40 @@ def test_build_does_not_let_overrides_set_strict(tmp_path: Path) -> None:
 
 
 def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``make serve`` keeps serving while a page is edited: its builds (first and on change) are not strict,
-    and a non-strict build of a broken link writes the site instead of aborting."""
+    """``make serve`` keeps serving while a page is edited: its builds (the first, full rebuilds and page-only
+    rebuilds, all done by its per-language workers) are not strict, and a non-strict build of a broken link
+    writes the site instead of aborting."""
     import mkdocs.livereload
 
-    calls: list[dict[str, object]] = []
+    class StoppedError(Exception):
+        pass
+
+    loads: list[tuple[str, bool]] = []
+
+    def fake_load(lang: str, strict: bool, overrides: object) -> object:
+        loads.append((lang, strict))
+        raise StoppedError
+
+    monkeypatch.setattr(site, "_load", fake_load)
+    for dirty in (False, True):  # what a worker runs for a full and for a page-only rebuild
+        with pytest.raises(StoppedError):
+            site._LanguageState("zh").build(dirty=dirty)
+    assert loads == [("zh", False), ("zh", False)]
+
+    requests: list[tuple[str, dict[str, object]]] = []
+
+    class FakeWorker:
+        def __init__(self, lang: str) -> None:
+            self.lang = lang
+
+        def send(self, **request: object) -> None:
+            requests.append((self.lang, request))
+
+        def receive(self) -> tuple[str, object]:
+            return ("error", "not built in this test")
+
+        def stop(self) -> None:
+            pass
 
     class FakeServer:
         url = "http://127.0.0.1:0/"
@@ -153,10 +182,10 @@ def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
         def shutdown(self) -> None:
             pass
 
-    monkeypatch.setattr(site, "build", lambda *args, **kwargs: calls.append(kwargs))
+    monkeypatch.setattr(site, "_Worker", FakeWorker)
     monkeypatch.setattr(mkdocs.livereload, "LiveReloadServer", FakeServer)
     site.serve()
-    assert calls == [{"strict": False}, {"strict": False}]
+    assert requests == [("en", {"dirty": False}), ("zh", {"dirty": False})]  # the first build: both, in full
     monkeypatch.undo()
     site.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
     assert (tmp_path / "site" / "index.html").exists()

@@ -14,26 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import make_scratch_repo
 
 from site_tools import chapter, numbers, pages
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "scratch-chapter"  # a name no real page uses, so `-k` selects only the new pair's tests
-COPIED = ("docs", "templates", "site_tools", "pe_docs", "tests", "overrides")
-COPIED_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml")
-
-
-def make_copy(dest: Path) -> Path:
-    """A scratch repository: copies of what the checks and the build read, links to the installed assets."""
-    ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
-    for name in COPIED:
-        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
-    for name in COPIED_FILES:
-        shutil.copy2(ROOT / name, dest / name)
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")  # KaTeX
-    (ROOT / ".cache").mkdir(exist_ok=True)
-    (dest / ".cache").symlink_to(ROOT / ".cache")  # same sources, same keys: figures and notebooks are reused
-    return dest
 
 
 def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -44,7 +30,7 @@ def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
 @pytest.fixture(scope="module")
 def created(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The scratch copy after ``python -m site_tools.chapter scratch-chapter`` (what ``make chapter`` runs)."""
-    copy = make_copy(tmp_path_factory.mktemp("repo"))
+    copy = make_scratch_repo(tmp_path_factory.mktemp("repo"))
     result = run([sys.executable, "-m", "site_tools.chapter", SLUG], copy)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"wrote docs/en/{SLUG}.md" in result.stdout and f"wrote docs/zh/{SLUG}.md" in result.stdout

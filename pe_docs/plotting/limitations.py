@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from matplotlib.figure import Figure
 
@@ -12,6 +14,16 @@ from pe_docs.attention_bias import position_scores
 from pe_docs.capacity import singular_values
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
+
+
+@functools.lru_cache(maxsize=16)
+def _normalised_singular_values(length: int, d_model: int) -> np.ndarray:
+    """``σ_k / σ_1`` of the float64 table (read-only array). Cached: the site draws this figure four times
+    (two languages × two colour schemes) and the SVD of the longest table dominates its cost."""
+    s = singular_values(sinusoidal_table(length, d_model, dtype=torch.float64))
+    out = (s / s[0]).numpy()
+    out.flags.writeable = False
+    return out
 
 
 def plot_singular_values(
@@ -47,10 +59,10 @@ def plot_singular_values(
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.8)
         for length in lengths:
-            s = singular_values(sinusoidal_table(length, d_model, dtype=torch.float64))
+            ratios = _normalised_singular_values(length, d_model)
             ax.plot(
-                torch.arange(1, s.numel() + 1).numpy(),
-                (s / s[0]).numpy(),
+                np.arange(1, ratios.size + 1),
+                ratios.copy(),
                 label=f"L = {length}",
                 linewidth=1.6,
             )
