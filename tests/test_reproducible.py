@@ -1,0 +1,75 @@
+"""Two builds of the same commit are byte-identical, apart from dates.
+
+Each build runs ``python -m site_tools.site build`` (the recipe of ``make site``) in its own scratch copy of the
+repository with its own empty cache (``PE_DOCS_CACHE``), so both draw every figure and execute every notebook:
+nothing is shared between them but the sources. Every file of both sites is compared; gzip files by their
+content (their header holds the time they were written); the only differences allowed are dates.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import make_scratch_repo
+
+pytestmark = pytest.mark.site
+
+# Dates a build writes: the sitemap's <lastmod> (the build date) and, where a page shows it, the date of its last
+# change (git-revision-date-localized: a git date, or the build date without git).
+DATES = (
+    re.compile(rb"<lastmod>[^<]*</lastmod>"),
+    re.compile(rb'(git-revision-date-localized-plugin-\w+">)[^<]*(<)'),
+)
+
+
+def masked(data: bytes) -> bytes:
+    for pattern in DATES:
+        data = pattern.sub(
+            lambda m: m.group(1) + b"DATE" + m.group(2) if m.re.groups else b"<lastmod>DATE</lastmod>", data
+        )
+    return data
+
+
+def content(path: Path) -> bytes:
+    data = path.read_bytes()
+    return masked(gzip.decompress(data) if path.suffix == ".gz" else data)
+
+
+def build_in_scratch(tmp_path: Path, name: str) -> Path:
+    repo = make_scratch_repo(tmp_path / name)
+    (repo / ".cache").unlink()  # not the shared cache: this build starts cold
+    env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(tmp_path / f"{name}-cache")}
+    result = subprocess.run(
+        [sys.executable, "-m", "site_tools.site", "build"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return repo / "site"
+
+
+def test_masking_hides_only_dates() -> None:
+    a = b"<url><loc>x</loc><lastmod>2026-11-23</lastmod></url>"
+    assert masked(a) == masked(a.replace(b"2026-11-23", b"2027-01-02"))
+    assert masked(a) != masked(a.replace(b"<loc>x", b"<loc>y"))
+    span = b'<span class="git-revision-date-localized-plugin-date">November 23, 2026</span>'
+    assert masked(span) == masked(span.replace(b"November 23", b"December 1"))
+
+
+def test_two_cold_builds_are_identical_apart_from_dates(tmp_path: Path) -> None:
+    first = build_in_scratch(tmp_path, "a")
+    second = build_in_scratch(tmp_path, "b")
+    files = sorted(p.relative_to(first).as_posix() for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second).as_posix() for p in second.rglob("*") if p.is_file())
+    assert len(files) > 100
+    differ = [name for name in files if content(first / name) != content(second / name)]
+    assert differ == [], f"{len(differ)} files differ between two builds, e.g. {differ[:10]}"
