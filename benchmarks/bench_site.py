@@ -33,13 +33,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load() -> str:
-    return "load %.1f %.1f %.1f" % os.getloadavg()
+    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 def timed_run(args: list[str]) -> tuple[float, float, int]:
@@ -82,7 +83,7 @@ def fetch(url: str) -> str | None:
         return None
 
 
-def wait_for(url: str, predicate, timeout: float) -> float:  # noqa: ANN001
+def wait_for(url: str, predicate: Callable[[str], bool], timeout: float) -> float:
     """Poll ``url`` every 50 ms until ``predicate(html)``; return the seconds waited."""
     start = time.perf_counter()
     while True:
