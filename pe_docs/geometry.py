@@ -72,11 +72,13 @@ class PrincipalComponents(NamedTuple):
 def principal_components(table: torch.Tensor, n_components: int = 3) -> PrincipalComponents:
     """Principal component analysis of the rows of ``table`` (one row per position), in float64.
 
-    The rows are centred (the mean row is subtracted) and the singular value decomposition of the centred
-    table gives the components: ``explained[j] = σ_j² / Σ σ²`` is the share of the total variance that
-    component ``j`` holds, and ``coordinates[:, j] = U[:, j]·σ_j`` the position of each row along it. Each
-    component's sign is fixed so that its largest loading is positive, so the result does not depend on the
-    SVD routine's sign choice.
+    The rows are centred (the mean row is subtracted); the components are the eigenvectors ``v_j`` of the
+    scatter matrix ``XᵀX`` of the centred table ``X`` (found through ``XXᵀ`` when ``L < d``, the smaller of
+    the two; the eigenvalues ``λ_j`` are the squared singular values of ``X``): ``explained[j] = λ_j / Σ λ``
+    is the share of the total variance that component ``j`` holds, and ``coordinates[:, j] = X·v_j`` the
+    position of each row along it. Each component's sign
+    is fixed so that its largest loading is positive, so the result does not depend on the eigen-solver's
+    sign choice. Shares far below ``1e-12`` of the total are at the level of rounding.
 
     Args:
         table: A real floating-point 2-D tensor ``(L, d)`` with ``L >= 2`` rows, every entry finite. It is
@@ -110,16 +112,25 @@ def principal_components(table: torch.Tensor, n_components: int = 3) -> Principa
         raise ValueError(f"n_components must be <= min(L, d) = {rank_bound}, got {n_components}")
     x = x.detach().to(device="cpu", dtype=torch.float64)
     centred = x - x.mean(dim=0, keepdim=True)
-    u, s, vh = torch.linalg.svd(centred, full_matrices=False)
+    # Eigen-decomposition of the smaller of the two scatter matrices XᵀX (d × d) and XXᵀ (L × L), whose nonzero
+    # eigenvalues are the squared singular values of the centred table X: several times faster than an SVD of
+    # the table, and exact enough for variance shares.
+    if x.size(0) < x.size(1):
+        values, left = torch.linalg.eigh(centred @ centred.T)
+        values, left = values.flip(0)[:rank_bound].clamp(min=0), left.flip(1)[:, :rank_bound]
+        root = values.sqrt()
+        vectors = (centred.T @ left) / torch.where(root > 0, root, 1.0)  # v_j = Xᵀu_j / σ_j
+    else:
+        values, vectors = torch.linalg.eigh(centred.T @ centred)
+        values, vectors = values.flip(0)[:rank_bound].clamp(min=0), vectors.flip(1)[:, :rank_bound]
     # sign convention: the largest-magnitude loading of every component is positive
-    biggest = vh.abs().argmax(dim=1)
-    signs = torch.sign(vh[torch.arange(vh.size(0)), biggest])
+    biggest = vectors.abs().argmax(dim=0)
+    signs = torch.sign(vectors[biggest, torch.arange(vectors.size(1))])
     signs[signs == 0] = 1.0
-    u = u * signs
-    s2 = s.square()
-    total = s2.sum()
-    explained = s2 / total if total > 0 else torch.zeros_like(s2)
-    return PrincipalComponents(u[:, :n_components] * s[:n_components], explained)
+    loadings = vectors[:, :n_components] * signs[:n_components]
+    total = values.sum()
+    explained = values / total if total > 0 else torch.zeros_like(values)
+    return PrincipalComponents(centred @ loadings, explained)
 
 
 class BandContributions(NamedTuple):

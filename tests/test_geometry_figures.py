@@ -19,10 +19,10 @@ from pe_docs import (
     measured_frequencies,
     neighbour_similarity,
     peak_frequencies,
+    plotting,
     principal_components,
     sinusoidal_table,
 )
-from pe_docs import plotting
 from site_tools import pages
 from site_tools.figures import FIGURES
 

@@ -283,8 +283,8 @@ def plot_measured_frequencies(
 
     Returns:
         A ``matplotlib.figure.Figure`` with two axes sharing ``i``: the frequencies (three lines, in order:
-        theory, bare FFT, measurement with enough positions) and below them the relative errors of the two
-        measurements (two lines, in the same order).
+        theory, bare FFT, measurement with enough positions, then a dotted line at ``1/n_positions``) and below
+        them the relative errors of the two measurements (two lines, in the same order).
 
     Raises:
         TypeError: ``d_model`` or ``n_positions`` is not an integer, ``base`` not a real number.
@@ -294,7 +294,7 @@ def plot_measured_frequencies(
     Examples:
         >>> fig = plot_measured_frequencies(16, 100)
         >>> [len(ax.get_lines()) for ax in fig.axes]
-        [3, 2]
+        [4, 2]
     """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
@@ -359,7 +359,7 @@ def plot_band_contributions(
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
     Returns:
-        A ``matplotlib.figure.Figure`` with one axes: one line per band, then the total.
+        A ``matplotlib.figure.Figure`` with one axes: one line per band, then the total, then the zero line.
 
     Raises:
         TypeError: ``d_model``, ``max_k`` or ``n_bands`` is not an integer.
@@ -369,7 +369,7 @@ def plot_band_contributions(
     Examples:
         >>> fig = plot_band_contributions(16, 100, 2)
         >>> len(fig.axes[0].get_lines())
-        3
+        4
     """
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
