@@ -18,6 +18,13 @@ from pe_docs.dtypes import (
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_extrapolation
 from pe_docs.frequencies import inverse_frequencies, wavelengths
+from pe_docs.geometry import (
+    BandContributions,
+    PrincipalComponents,
+    band_contributions,
+    offset_distances,
+    principal_components,
+)
 from pe_docs.module import PositionalEncoding
 from pe_docs.numerics import exact_rows, reference_frequencies, row_errors, rows_in_dtype, ulp, ulp_error
 from pe_docs.relative import relative_transform
@@ -29,6 +36,7 @@ from pe_docs.similarity import (
     min_row_distance,
     neighbour_similarity,
 )
+from pe_docs.spectrum import measured_frequencies, peak_frequencies
 from pe_docs.variants import (
     KNOWN_TABLES,
     TableMatch,
@@ -50,14 +58,17 @@ from pe_docs.variants import (
 __all__ = [
     "KNOWN_TABLES",
     "RECIPES",
+    "BandContributions",
     "ExtrapolationResult",
     "LearnedPositionalEmbedding",
     "PositionalEncoding",
+    "PrincipalComponents",
     "RowDistance",
     "TableMatch",
     "TinyCausalAttention",
     "alibi_bias",
     "alibi_slopes",
+    "band_contributions",
     "binary_code",
     "concat_paper_table",
     "concat_to_interleaved",
@@ -75,13 +86,17 @@ __all__ = [
     "interleaved_to_concat",
     "inverse_frequencies",
     "last_exact_integer",
+    "measured_frequencies",
     "min_row_distance",
     "neighbour_similarity",
     "non_relative_fraction",
     "odd_cosine_exponent_table",
+    "offset_distances",
     "offset_statistics",
     "pairwise_shift_residual",
+    "peak_frequencies",
     "position_scores",
+    "principal_components",
     "recipe_error",
     "recipe_rows",
     "reference_frequencies",

@@ -14,6 +14,13 @@ without one a ``RuntimeError`` says what to install.
 
 from pe_docs.plotting._style import LANGS, THEMES
 from pe_docs.plotting.dtypes import plot_dtype_error
+from pe_docs.plotting.geometry import (
+    plot_band_contributions,
+    plot_encoding_curve,
+    plot_measured_frequencies,
+    plot_principal_components,
+    plot_similarity_matrix,
+)
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
@@ -28,15 +35,20 @@ from pe_docs.plotting.wavelength import (
 __all__ = [
     "LANGS",
     "THEMES",
+    "plot_band_contributions",
     "plot_binary_vs_sinusoid",
     "plot_dtype_error",
+    "plot_encoding_curve",
     "plot_frequency_ulps",
     "plot_heatmap",
     "plot_log_trick_error",
+    "plot_measured_frequencies",
     "plot_neighbour_similarity",
     "plot_position_scores",
+    "plot_principal_components",
     "plot_rotating_pairs",
     "plot_scales",
+    "plot_similarity_matrix",
     "plot_singular_values",
     "plot_transform_matrices",
     "plot_waveforms",
