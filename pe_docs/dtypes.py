@@ -12,7 +12,10 @@ A *recipe* is a way of producing rows of the table in some dtype:
 * ``"bfloat16-recomputed"`` / ``"float16-recomputed"`` — the tutorial code run in that dtype, which is
   what happens when a buffer is rebuilt after ``model.to(torch.bfloat16)`` or a cache is computed in the
   compute dtype.
-* ``"bfloat16-cast"`` / ``"float16-cast"`` — the float64 table rounded once to that dtype (the fix).
+* ``"bfloat16-cast"`` / ``"float16-cast"`` — the float64 table cast to that dtype (the fix). PyTorch converts
+  float64 to bfloat16 and float16 through float32 (the c10 ``BFloat16`` and ``Half`` constructors take a
+  ``float``), so the value is rounded twice: a float64 value just beside a midpoint can land on the wrong
+  side, and the error can exceed half a spacing of the format by up to ``2**-25``.
 
 Rows are computed only at the positions asked for, so errors at position ``10**6`` cost nothing.
 """
@@ -43,7 +46,7 @@ RECIPES: tuple[str, ...] = (
   bit-identical to ``pe_docs.sinusoidal_table``'s float32 table, which is built with the relative transform
   and is within 2.5e-7 of the true values).
 * ``"bfloat16-recomputed"``, ``"float16-recomputed"``: the tutorial code run in that dtype.
-* ``"bfloat16-cast"``, ``"float16-cast"``: the float64 table rounded once to that dtype.
+* ``"bfloat16-cast"``, ``"float16-cast"``: the float64 table cast to that dtype (through float32 in PyTorch).
 """
 
 _RECIPE_DTYPE = {
@@ -99,7 +102,7 @@ def recipe_error(
     """Largest absolute error of each row of a recipe against the float64 table.
 
     For the tutorial recipes this is ``pe_docs.row_errors`` with ``method="log"`` and the recipe's
-    dtype; for the cast recipes it is the error of rounding the float64 rows once.
+    dtype; for the cast recipes it is the error of casting the float64 rows to the recipe's dtype.
 
     Args:
         recipe: One of ``RECIPES``.
