@@ -9,7 +9,8 @@ from pe_docs._checks import check_d_model, check_int
 from pe_docs.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
 from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
 
-# The "-cast" recipes are the float64 table cast to the dtype (pe_docs.numerics.exact_rows), not
+# The "-cast" recipes are the float64 table cast to the dtype (pe_docs.numerics.exact_rows; PyTorch goes through
+# float32 for bfloat16 and float16, so those are rounded twice), not
 # the output of pe_docs.sinusoidal_table: its float32 table is built by the relative transform, with entries
 # within 2.5e-7 of the true values but not equal to the once-rounded ones.
 _LABELS = {
@@ -17,8 +18,14 @@ _LABELS = {
     "float32-cast": ("float32, phase in float64 (rounded once)", "float32，相位在 float64 中计算（只舍入一次）"),
     "bfloat16-recomputed": ("bfloat16, recomputed in bfloat16", "bfloat16，在 bfloat16 中重算"),
     "float16-recomputed": ("float16, recomputed in float16", "float16，在 float16 中重算"),
-    "bfloat16-cast": ("bfloat16, cast from the float64 table", "bfloat16，由 float64 表转换而来"),
-    "float16-cast": ("float16, cast from the float64 table", "float16，由 float64 表转换而来"),
+    "bfloat16-cast": (
+        "bfloat16, float64 table rounded once to float32, then to bfloat16",
+        "bfloat16，float64 表只舍入一次成 float32，再转成 bfloat16",
+    ),
+    "float16-cast": (
+        "float16, float64 table rounded once to float32, then to float16",
+        "float16，float64 表只舍入一次成 float32，再转成 float16",
+    ),
 }
 
 
