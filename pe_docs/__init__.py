@@ -1,4 +1,4 @@
-"""pe_docs — the sinusoidal positional encoding of "Attention Is All You Need", exact and explained.
+"""pe_docs — the sinusoidal positional encoding of "Attention Is All You Need", measured and explained.
 
 The library behind the pe-docs site: every code block on every page imports it and runs in the tests.
 Plotting lives in :mod:`pe_docs.plotting` (imports matplotlib); everything here needs only torch.
