@@ -288,10 +288,10 @@ def tutorial_buffer(max_len: int, d_model: int, *, base: float = 10000.0) -> tor
 
 # ------------------------------------------------------------------------- library code, re-implemented
 #
-# Each function below repeats one library's arithmetic step by step, in the dtypes that library uses, from the
-# source file named in its docstring (read from the repository, not from its documentation). Functions marked
-# "bit for bit" run the same torch/NumPy operations as the library and give identical tensors on the same
-# versions; the others (TensorFlow, C++, Keras) use the closest torch operations and may differ by an ulp.
+# Each function below follows one library's arithmetic step by step, in the dtypes that library uses, as read in
+# the source file named in its docstring (the repository's code, not its documentation). Written anew with torch
+# and NumPy: the operations and their order are the library's, the code is not. Libraries written with other
+# tools (TensorFlow, C++, Keras) may differ from these by an ulp of the dtype in some entries.
 
 
 def _positive_int(name: str, value: object) -> int:
@@ -357,7 +357,7 @@ def t2t_timing_signal(
 
 
 def fairseq_weights(num_embeddings: int, embedding_dim: int, padding_idx: int | None = 1) -> torch.Tensor:
-    """fairseq's ``SinusoidalPositionalEmbedding.get_embedding``: the weight matrix as it is returned (bit for bit).
+    """fairseq's ``SinusoidalPositionalEmbedding.get_embedding``: the weight matrix as it is returned.
 
     Source: ``facebookresearch/fairseq``, ``fairseq/modules/sinusoidal_positional_embedding.py``. Row ``r`` is
     position ``r`` of the ``[sin | cos]`` table with ``w_i = exp(−i · ln(10000)/(d/2 − 1))``, all in float32;
@@ -390,20 +390,19 @@ def fairseq_weights(num_embeddings: int, embedding_dim: int, padding_idx: int | 
         padding_idx = check_int("padding_idx", padding_idx, minimum=0)
         if padding_idx >= num_embeddings:
             raise ValueError(f"padding_idx must be < num_embeddings={num_embeddings}, got {padding_idx}")
-    half_dim = embedding_dim // 2
-    emb = math.log(10000) / (half_dim - 1)
-    emb = torch.exp(torch.arange(half_dim, dtype=torch.float) * -emb)
-    emb = torch.arange(num_embeddings, dtype=torch.float).unsqueeze(1) * emb.unsqueeze(0)
-    emb = torch.cat([torch.sin(emb), torch.cos(emb)], dim=1).view(num_embeddings, -1)
-    if embedding_dim % 2 == 1:
-        emb = torch.cat([emb, torch.zeros(num_embeddings, 1)], dim=1)
+    n = embedding_dim // 2
+    step = math.log(10000) / (n - 1)  # a Python float
+    frequencies = torch.exp(-step * torch.arange(n, dtype=torch.float32))
+    angles = torch.outer(torch.arange(num_embeddings, dtype=torch.float32), frequencies)
+    pad = torch.zeros(num_embeddings, embedding_dim % 2)
+    weights = torch.cat((angles.sin(), angles.cos(), pad), dim=1)
     if padding_idx is not None:
-        emb[padding_idx, :] = 0
-    return emb
+        weights[padding_idx] = 0.0
+    return weights
 
 
 def whisper_sinusoids(length: int, channels: int, max_timescale: float = 10000) -> torch.Tensor:
-    """Whisper's ``sinusoids``, the fixed table of its audio encoder (bit for bit).
+    """Whisper's ``sinusoids``, the fixed table of its audio encoder.
 
     Source: ``openai/whisper``, ``whisper/model.py``, ``sinusoids`` (registered as the ``AudioEncoder``'s
     ``positional_embedding`` buffer; the text decoder's positions are a learned ``nn.Parameter``).
@@ -431,10 +430,11 @@ def whisper_sinusoids(length: int, channels: int, max_timescale: float = 10000) 
     if channels < 4:
         raise ValueError(f"channels must be >= 4, got {channels}")
     max_timescale = check_base(max_timescale, "max_timescale")
-    log_timescale_increment = math.log(max_timescale) / (channels // 2 - 1)
-    inv_timescales = torch.exp(-log_timescale_increment * torch.arange(channels // 2))
-    scaled_time = torch.arange(length)[:, None] * inv_timescales[None, :]
-    return torch.cat([torch.sin(scaled_time), torch.cos(scaled_time)], dim=1)
+    n = channels // 2
+    step = math.log(max_timescale) / (n - 1)  # float64, NumPy's log in Whisper
+    frequencies = torch.exp(-step * torch.arange(n).to(torch.float32))  # integer arange times a float: float32
+    angles = torch.outer(torch.arange(length).to(torch.float32), frequencies)
+    return torch.cat((angles.sin(), angles.cos()), dim=1)
 
 
 def marian_cpp_embeddings(length: int, dim_emb: int, *, start: int = 0) -> torch.Tensor:
@@ -479,15 +479,15 @@ def marian_cpp_embeddings(length: int, dim_emb: int, *, start: int = 0) -> torch
     return out[:, None, :]
 
 
-def _numpy_position_enc(n_pos: int, dim: int) -> torch.Tensor:
-    """``pos / np.power(10000, 2 * (j // 2) / dim)`` for every ``pos, j``, in float64 (the XLM formula)."""
-    j = np.arange(dim)
-    position_enc = np.arange(n_pos, dtype=np.float64)[:, None] / np.power(10000, 2 * (j // 2) / dim)[None, :]
-    return torch.from_numpy(position_enc)
+def _numpy_sin_cos(n_pos: int, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """NumPy float64 ``sin`` and ``cos`` of ``pos / 10000^(2·(j // 2)/dim)`` for every ``pos, j`` (XLM's formula)."""
+    exponents = 2 * (np.arange(dim) // 2) / dim
+    angles = np.arange(n_pos, dtype=np.float64)[:, None] / np.power(10000, exponents)[None, :]
+    return np.sin(angles), np.cos(angles)
 
 
 def hf_marian_weights(n_pos: int, dim: int) -> torch.Tensor:
-    """Hugging Face's ``MarianSinusoidalPositionalEmbedding`` weights (``_init_weight``), bit for bit.
+    """Hugging Face's ``MarianSinusoidalPositionalEmbedding`` weights (``_init_weight``).
 
     Source: ``huggingface/transformers``, ``src/transformers/models/marian/modeling_marian.py``. A port: it
     takes XLM's float64 NumPy formula ``pos / 10000^(2·(j // 2)/dim)`` (the paper's spacing) and puts the
@@ -513,16 +513,12 @@ def hf_marian_weights(n_pos: int, dim: int) -> torch.Tensor:
     """
     n_pos = _positive_int("n_pos", n_pos)
     dim = _positive_int("dim", dim)
-    position_enc = _numpy_position_enc(n_pos, dim)
-    sentinel = dim // 2 if dim % 2 == 0 else (dim // 2) + 1
-    out = torch.empty(n_pos, dim, dtype=torch.float32)
-    out[:, 0:sentinel] = torch.sin(position_enc[:, 0::2]).to(torch.float32)
-    out[:, sentinel:] = torch.cos(position_enc[:, 1::2]).to(torch.float32)
-    return out
+    sines, cosines = _numpy_sin_cos(n_pos, dim)
+    return torch.from_numpy(np.concatenate((sines[:, 0::2], cosines[:, 1::2]), axis=1)).to(torch.float32)
 
 
 def distilbert_weights(n_pos: int, dim: int) -> torch.Tensor:
-    """DistilBERT's and XLM's ``create_sinusoidal_embeddings``, bit for bit — used only when switched on.
+    """DistilBERT's and XLM's ``create_sinusoidal_embeddings`` — used only when switched on.
 
     Sources: ``huggingface/transformers``, ``src/transformers/models/distilbert/modeling_distilbert.py``
     (``_create_sinusoidal_embeddings``), and ``facebookresearch/XLM``, ``xlm/model/transformer.py``
@@ -550,11 +546,8 @@ def distilbert_weights(n_pos: int, dim: int) -> torch.Tensor:
     """
     n_pos = _positive_int("n_pos", n_pos)
     dim = _positive_int("dim", dim)
-    position_enc = _numpy_position_enc(n_pos, dim)
-    out = torch.empty(n_pos, dim, dtype=torch.float32)
-    out[:, 0::2] = torch.sin(position_enc[:, 0::2]).to(torch.float32)
-    out[:, 1::2] = torch.cos(position_enc[:, 1::2]).to(torch.float32)
-    return out
+    sines, cosines = _numpy_sin_cos(n_pos, dim)
+    return torch.from_numpy(np.where(np.arange(dim) % 2 == 0, sines, cosines)).to(torch.float32)
 
 
 def diffusers_timestep_embedding(
@@ -566,7 +559,7 @@ def diffusers_timestep_embedding(
     scale: float = 1.0,
     max_period: int = 10000,
 ) -> torch.Tensor:
-    """diffusers' ``get_timestep_embedding``, bit for bit.
+    """diffusers' ``get_timestep_embedding``.
 
     Source: ``huggingface/diffusers``, ``src/diffusers/models/embeddings.py``. In float32:
     ``w_i = exp(−ln(max_period) · i / (d/2 − downscale_freq_shift))``, the phase ``timesteps · w · scale``,
@@ -611,17 +604,10 @@ def diffusers_timestep_embedding(
     half_dim = embedding_dim // 2
     if half_dim - shift == 0:
         raise ValueError(f"downscale_freq_shift must differ from embedding_dim // 2 = {half_dim}, got {shift}")
-    exponent = -math.log(max_period) * torch.arange(start=0, end=half_dim, dtype=torch.float32)
-    exponent = exponent / (half_dim - shift)
-    emb = torch.exp(exponent)
-    emb = timesteps[:, None].float() * emb[None, :]
-    emb = scale * emb
-    emb = torch.cat([torch.sin(emb), torch.cos(emb)], dim=-1)
-    if flip_sin_to_cos:
-        emb = torch.cat([emb[:, half_dim:], emb[:, :half_dim]], dim=-1)
-    if embedding_dim % 2 == 1:
-        emb = torch.nn.functional.pad(emb, (0, 1, 0, 0))
-    return emb
+    frequencies = torch.exp(-math.log(max_period) * torch.arange(half_dim, dtype=torch.float32) / (half_dim - shift))
+    angles = scale * torch.outer(timesteps.to(torch.float32), frequencies)
+    halves = (angles.cos(), angles.sin()) if flip_sin_to_cos else (angles.sin(), angles.cos())
+    return torch.cat((*halves, torch.zeros(len(timesteps), embedding_dim % 2)), dim=1)
 
 
 def keras_sine_position_encoding(
@@ -667,20 +653,16 @@ def keras_sine_position_encoding(
     dt = check_float_dtype(compute_dtype, "compute_dtype")
     max_wavelength = check_base(max_wavelength, "max_wavelength")
     start_index = check_int("start_index", start_index, minimum=0)
-    positions = (torch.arange(seq_length) + start_index).to(dt)[None, :]
-    min_freq = torch.tensor(1 / max_wavelength, dtype=dt)
-    j = torch.arange(hidden_size)
-    timescales = torch.pow(min_freq, (2 * (j // 2)).to(dt) / torch.tensor(hidden_size, dtype=dt))
-    angles = torch.einsum("bi,j->bij", positions, timescales)
-    cos_mask = (j % 2).to(dt)
-    sin_mask = 1 - cos_mask
-    return torch.einsum("bij,j->bij", torch.sin(angles), sin_mask) + torch.einsum(
-        "bij,j->bij", torch.cos(angles), cos_mask
-    )
+    column = torch.arange(hidden_size)
+    exponents = (2 * (column // 2)).to(dt) / torch.tensor(hidden_size, dtype=dt)  # rounded to dt
+    frequencies = torch.pow(torch.tensor(1 / max_wavelength, dtype=dt), exponents)
+    angles = (torch.arange(seq_length) + start_index).to(dt)[:, None] * frequencies[None, :]  # one rounding
+    odd = (column % 2).to(dt)  # Keras combines sin and cos with 0/1 masks, in dt
+    return (angles.sin() * (1 - odd) + angles.cos() * odd)[None]
 
 
 def transformer_xl_pos_emb(klen: int, demb: int, *, clamp_len: int = -1) -> torch.Tensor:
-    """Transformer-XL's relative positional embedding as its model builds it (``PositionalEmbedding``), bit for bit.
+    """Transformer-XL's relative positional embedding as its model builds it (``PositionalEmbedding``).
 
     Source: ``kimiyoung/transformer-xl``, ``pytorch/mem_transformer.py``: ``inv_freq = 1 / 10000^(arange(0,
     demb, 2) / demb)`` (the paper's spacing) in float32; ``MemTransformerLM._forward`` passes
@@ -709,17 +691,16 @@ def transformer_xl_pos_emb(klen: int, demb: int, *, clamp_len: int = -1) -> torc
     klen = _positive_int("klen", klen)
     demb = check_int("demb", demb, minimum=2)
     clamp_len = check_int("clamp_len", clamp_len)
-    inv_freq = 1 / (10000 ** (torch.arange(0.0, demb, 2.0) / demb))
-    pos_seq = torch.arange(klen - 1, -1, -1.0)
+    frequencies = 1 / torch.pow(10000, torch.arange(0, demb, 2, dtype=torch.float32) / demb)
+    positions = torch.arange(klen - 1, -1, -1, dtype=torch.float32)
     if clamp_len > 0:
-        pos_seq.clamp_(max=clamp_len)
-    sinusoid_inp = torch.outer(pos_seq, inv_freq)
-    pos_emb = torch.cat([sinusoid_inp.sin(), sinusoid_inp.cos()], dim=-1)
-    return pos_emb[:, None, :]
+        positions = positions.clamp(max=clamp_len)
+    angles = torch.outer(positions, frequencies)
+    return torch.cat((angles.sin(), angles.cos()), dim=1)[:, None, :]
 
 
 def d2l_buffer(max_len: int, num_hiddens: int) -> torch.Tensor:
-    """d2l.ai's ``PositionalEncoding.P`` (PyTorch tab), bit for bit: ``(1, max_len, num_hiddens)``, float32.
+    """d2l.ai's ``PositionalEncoding.P`` (PyTorch tab): ``(1, max_len, num_hiddens)``, float32.
 
     Source: ``d2l-ai/d2l-en``, ``chapter_attention-mechanisms-and-transformers/
     self-attention-and-positional-encoding.md``: ``X = arange(max_len) / pow(10000, arange(0, d, 2) / d)``
@@ -749,13 +730,9 @@ def d2l_buffer(max_len: int, num_hiddens: int) -> torch.Tensor:
             f"d2l's code fails for odd num_hiddens={num_hiddens}: {(num_hiddens + 1) // 2} cosines do not fit "
             f"the {num_hiddens // 2} columns P[:, :, 1::2]"
         )
-    p = torch.zeros((1, max_len, num_hiddens))
-    x = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
-        10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens
-    )
-    p[:, :, 0::2] = torch.sin(x)
-    p[:, :, 1::2] = torch.cos(x)
-    return p
+    divisors = torch.pow(10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+    angles = torch.arange(max_len, dtype=torch.float32)[:, None] / divisors[None, :]  # a division, in float32
+    return torch.stack((angles.sin(), angles.cos()), dim=-1).reshape(1, max_len, num_hiddens)
 
 
 # -------------------------------------------------------------------------------------------- the bugs
@@ -1084,7 +1061,7 @@ _FP16_OVERFLOW = 65520  # the first integer that rounds to +inf in float16
 _SAMPLE_EDGE = 32  # rows kept at each end of the table in the sample
 _SAMPLE_SPREAD = 64  # rows spread evenly in between
 _CHUNK = 8192  # rows compared at a time on the full table
-_RESIDUAL_ROWS = 2048  # rows used for the shift residual
+_RESIDUAL_ROWS = 1024  # rows used for the shift residual
 _DECODE_LIMIT = 2**20  # positions read from a row's phases up to about this
 
 
@@ -1110,7 +1087,7 @@ class TableMatch:
             except for candidates that matched the sample, which were checked on every row. The
             ``*-recomputed`` entries appear only when that test ran.
         shift_residual: ``pairwise_shift_residual`` for ``k = 1`` with the matched pairing (interleaved if
-            unknown) on at most the first 2048 rows after any zero row; ``nan`` if not computable.
+            unknown) on at most the first 1024 rows after any zero row; ``nan`` if not computable.
         description: One line on what the candidate is, and the fix if it is a bug.
         layout: ``"interleaved"``, ``"concat"`` (``[sin | cos]``) or ``"concat-cos-first"`` (``[cos | sin]``);
             ``"interleaved"`` for the formula bugs; ``None`` when unknown or for ``"constant-rows"``.
@@ -1324,8 +1301,9 @@ class _Checker:
 
     def _ratio(
         self, cand: _Candidate, rows: torch.Tensor, values: torch.Tensor, dtype: torch.dtype, *, sample: bool
-    ) -> float:
-        """Largest |table − exact| / bound over the entries the bound constrains (< 2); inf when it cannot hold.
+    ) -> tuple[float, float]:
+        """(largest |table − exact| / bound over the entries the bound constrains (< 2), largest |table − exact|
+        over the finite rows); the ratio is inf when the bound cannot hold.
 
         On the sample at least one entry must be constrained (else inf); a chunk of the full table may have none
         (0).
@@ -1338,29 +1316,30 @@ class _Checker:
         bound says nothing. float16 positions from 65 520 on are ``inf``: those rows must be NaN, the others finite.
         """
         keep = ~self.zero[rows]
-        finite = torch.isfinite(values).all(dim=1)
+        finite = self.finite[rows]
         limit = _FP16_OVERFLOW if dtype == torch.float16 else math.inf  # no other dtype overflows here
         overflow = cand.positions(rows) >= limit
         if bool((keep & (finite == overflow)).any()):
-            return math.inf
+            return math.inf, math.inf
         keep &= finite
         if not bool(keep.any()):
-            return math.inf if sample else 0.0
+            return (math.inf if sample else 0.0), 0.0
         ds, dc, phase = self._differences(cand, rows[keep], values[keep])
+        difference = torch.maximum(ds, dc)
+        error = float(difference.max())
         u = torch.finfo(dtype).eps / 2
         x = -torch.log(cand.pattern(self.d, self.base)[1])
         bound = (phase * (u * (4 + 3 * x))[None, :] + (2 * u + self.eps)).clamp_(max=2.0)
         constrained = bound < 2
         if not bool(constrained.any()):
-            return math.inf if sample else 0.0
-        worst = torch.maximum(ds, dc).div_(bound)
-        return float(worst[constrained].max())
+            return (math.inf if sample else 0.0), error
+        return float(difference.div_(bound)[constrained].max()), error
 
     def sample_error(self, cand: _Candidate) -> float:
         return self._error(cand, self.sample, self.sample_values)
 
     def sample_ratio(self, cand: _Candidate, dtype: torch.dtype) -> float:
-        return self._ratio(cand, self.sample, self.sample_values, dtype, sample=True)
+        return self._ratio(cand, self.sample, self.sample_values, dtype, sample=True)[0]
 
     def full(self, cand: _Candidate, dtype: torch.dtype | None = None) -> tuple[float, float]:
         """(largest error over the finite rows, largest bound ratio — ``nan`` without ``dtype``) over every row."""
@@ -1371,10 +1350,8 @@ class _Checker:
             if dtype is None:
                 err = max(err, self._error(cand, rows, values))
                 continue
-            ratio = max(ratio, self._ratio(cand, rows, values, dtype, sample=False))
-            finite = self.finite[rows]
-            if bool(finite.any()):
-                err = max(err, self._error(cand, rows[finite], values[finite]))
+            chunk_ratio, chunk_error = self._ratio(cand, rows, values, dtype, sample=False)
+            ratio, err = max(ratio, chunk_ratio), max(err, chunk_error)
         return err, ratio
 
     # -- where the rows start ---------------------------------------------------------------------------
