@@ -1,21 +1,31 @@
 """Sinusoidal tables as real libraries build them, the bugs people ship, and a checker for your own table.
 
-Every function here is written from the published formula of the variant it names (not copied code), in
-float64 unless stated, so the differences between variants are differences of formula, not of rounding:
+Three groups of functions:
 
-========================  ==================  ==============  =======================  ================
-function                  layout              denominator     positions                odd ``d_model``
-========================  ==================  ==============  =======================  ================
-``sinusoidal_table``      interleaved         ``d``           ``0 …``                  error
-``concat_paper_table``    ``[sin | cos]``     ``d``           ``0 …``                  works (Marian)
-``tensor2tensor_table``   ``[sin | cos]``     ``d/2 − 1``     ``0 …``                  zero column
-``fairseq_table``         ``[sin | cos]``     ``d/2 − 1``     ``padding_idx + 1 …``    zero column
-``tutorial_buffer``       interleaved         ``d``           ``0 …``, ``(L, 1, d)``   crashes
-========================  ==================  ==============  =======================  ================
+* **The formulas**, in float64 unless stated, so that the differences between them are differences of formula,
+  not of rounding:
 
-"Denominator" is the ``D`` in ``w_i = 10000^(−i/D)`` for frequency index ``i = 0 … d/2 − 1``; the paper's
-``10000^(−2i/d)`` is ``D = d/2``, written here as "``d``" after the paper. tensor2tensor and fairseq use
-``D = d/2 − 1`` so that the last frequency is exactly ``1/10000``.
+  ========================  ==================  ==============  =======================  ================
+  function                  layout              denominator     positions                odd ``d_model``
+  ========================  ==================  ==============  =======================  ================
+  ``sinusoidal_table``      interleaved         ``d``           ``0 …``                  error
+  ``concat_paper_table``    ``[sin | cos]``     ``d``           ``0 …``                  works
+  ``tensor2tensor_table``   ``[sin | cos]``     ``d/2 − 1``     ``0 …``                  zero column
+  ``fairseq_table``         ``[sin | cos]``     ``d/2 − 1``     ``padding_idx + 1 …``    zero column
+  ``tutorial_buffer``       interleaved         ``d``           ``0 …``, ``(L, 1, d)``   crashes
+  ========================  ==================  ==============  =======================  ================
+
+  "Denominator" is the ``D`` in ``w_i = 10000^(−i/D)`` for frequency index ``i = 0 … d/2 − 1``; the paper's
+  ``10000^(−2i/d)`` is ``D = d/2``, written here as "``d``" after the paper. tensor2tensor and fairseq use
+  ``D = d/2 − 1`` so that the last frequency is exactly ``1/10000``.
+
+* **Library code, re-implemented**: one function per library, following the arithmetic of the source file its
+  docstring names, in the library's own dtypes and buffer shape (``t2t_timing_signal``, ``fairseq_weights``,
+  ``whisper_sinusoids``, ``marian_cpp_embeddings``, ``hf_marian_weights``, ``distilbert_weights``,
+  ``diffusers_timestep_embedding``, ``keras_sine_position_encoding``, ``transformer_xl_pos_emb``,
+  ``d2l_buffer``, and ``tutorial_buffer`` above).
+
+* **The bugs** and **the checker**, ``identify_table``, which names the table (or bug) a tensor holds.
 """
 
 from __future__ import annotations
@@ -132,7 +142,7 @@ def _concat_with_pad(sin: torch.Tensor, cos: torch.Tensor, d: int) -> torch.Tens
 def concat_paper_table(
     max_len: int, d_model: int, *, base: float = 10000.0, dtype: torch.dtype = torch.float64
 ) -> torch.Tensor:
-    """The paper's frequencies in the ``[sin | cos]`` layout (Hugging Face Marian/BART-style tables).
+    """The paper's frequencies in the ``[sin | cos]`` layout, phase in float64 (Hugging Face's Marian port).
 
     Column ``j`` uses the exponent ``2·⌊j/2⌋ / d`` before the columns are split into sines (even ``j``) and
     cosines (odd ``j``). For even ``d_model`` this equals ``sinusoidal_table(..., layout="concat")``; an odd
@@ -219,7 +229,8 @@ def fairseq_table(
     Same frequencies and layout as ``tensor2tensor_table`` (``[sin | cos]``, denominator ``d/2 − 1``,
     zero column for odd ``d``), but fairseq numbers the tokens of an unpadded sequence from
     ``padding_idx + 1``: row ``s`` here is the encoding of position ``s + padding_idx + 1``. (Row
-    ``padding_idx`` of fairseq's own weight matrix is zeroed and used only for padding tokens.)
+    ``padding_idx`` of fairseq's own weight matrix is zeroed and used only for padding tokens;
+    ``fairseq_weights`` returns that matrix, in fairseq's float32 arithmetic.)
 
     Args:
         max_len: Number of tokens; an integer >= 1.
