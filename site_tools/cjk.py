@@ -37,6 +37,12 @@ def join_wide_lines(html: str) -> str:
     return "".join(out)
 
 
+def join_wide_text(text: str) -> str:
+    """Remove every line break (with the indentation around it) between two wide characters in plain text
+    (Markdown prose; the caller keeps code and math out of ``text``)."""
+    return _BREAK.sub("", text)
+
+
 def wide_line_breaks(html: str) -> list[str]:
     """The places in ``html``'s text (outside code and math) where a line break sits between two wide
     characters, each shown with a little context; empty when ``join_wide_lines`` has been applied."""

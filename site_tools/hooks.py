@@ -2,7 +2,10 @@
 
 - ``on_config``: key mkdocs-jupyter's execution cache by the ``pe_docs`` sources, so a notebook is re-executed
   whenever the library it imports changes (its own cache key only looks at the notebook file).
-- ``on_files``: add the build-time figures for this language and the self-hosted KaTeX files.
+- ``on_files``: add the build-time figures for this language, the self-hosted KaTeX files, and every chapter's
+  notebook (``site_tools.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
+- ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
+  in ``overrides/main.html``.
 - ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces).
 """
 
@@ -19,7 +22,7 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import assets, cjk, figures  # noqa: E402
+from site_tools import assets, cjk, figures, notebooks  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -37,7 +40,21 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, uri, abs_src_path=str(path)))
     for uri, path in assets.katex_files().items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
+    # In-memory files (no abs_src_path): mkdocs-jupyter's on_files, which turns *.ipynb files into pages, leaves
+    # them as they are whatever the order of the two on_files (this hook runs after the plugins).
+    sources = {f.src_uri: f.content_string for f in files.documentation_pages() if f.src_uri.endswith(".md")}
+    chapters = {uri: text for uri, text in sources.items() if notebooks.wants_notebook(text)}
+    if chapters:  # a site without chapters needs no extra.repository
+        for uri, text in notebooks.generate(chapters, notebooks.Site.from_config(config)).items():
+            files.append(File.generated(config, uri, content=text))
     return files
+
+
+def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
+    notebook = files.get_file_from_path(notebooks.notebook_uri(page.file.src_uri))
+    if notebook is not None and page.file.src_uri.endswith(".md"):
+        page.notebook_url = notebook.url  # type: ignore[attr-defined]  # site-relative; the template applies `url`
+    return page
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
