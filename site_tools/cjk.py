@@ -17,7 +17,11 @@ _WIDE_RANGES = (
     "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
     "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
 )
-_BREAK = re.compile(rf"(?<=[{_WIDE_RANGES}])[ \t]*\n[ \t]*(?=[{_WIDE_RANGES}])")
+_WIDE = f"[{_WIDE_RANGES}]"
+# A wide character (with any tags closing or opening after it), the line break, then (tags and) a wide
+# character: "位置\n编码", "位置</strong>\n编码", "位置\n<a href=…>编码". Only the break is removed.
+_TAGS = r"(?:</?[A-Za-z][^<>]*>)*"
+_BREAK = re.compile(rf"({_WIDE}{_TAGS})[ \t]*\n[ \t]*(?={_TAGS}{_WIDE})")
 # Segments left as they are: code, preformatted text, scripts, styles, and math spans/blocks.
 _PROTECTED = re.compile(
     r"<(pre|code|script|style|textarea)\b.*?</\1>|<(span|div)\b[^>]*class=\"[^\"]*arithmatex[^\"]*\"[^>]*>.*?</\2>",
@@ -30,21 +34,21 @@ def join_wide_lines(html: str) -> str:
     text, outside code, scripts, styles and math."""
     out, last = [], 0
     for m in _PROTECTED.finditer(html):
-        out.append(_BREAK.sub("", html[last : m.start()]))
+        out.append(_BREAK.sub(r"\1", html[last : m.start()]))
         out.append(m.group(0))
         last = m.end()
-    out.append(_BREAK.sub("", html[last:]))
+    out.append(_BREAK.sub(r"\1", html[last:]))
     return "".join(out)
 
 
 def join_wide_text(text: str) -> str:
     """Remove every line break (with the indentation around it) between two wide characters in plain text
     (Markdown prose; the caller keeps code and math out of ``text``)."""
-    return _BREAK.sub("", text)
+    return _BREAK.sub(r"\1", text)
 
 
 def wide_line_breaks(html: str) -> list[str]:
     """The places in ``html``'s text (outside code and math) where a line break sits between two wide
     characters, each shown with a little context; empty when ``join_wide_lines`` has been applied."""
-    text = _PROTECTED.sub(" ", html)
+    text = _PROTECTED.sub("\x00", html)  # a code span next to a break is not a wide character
     return [text[max(0, m.start() - 8) : m.end() + 8].replace("\n", "⏎") for m in _BREAK.finditer(text)]

@@ -35,6 +35,10 @@ def test_line_breaks_between_chinese_characters_are_removed() -> None:
     assert cjk.join_wide_lines(math) == math
     assert cjk.wide_line_breaks(cjk.join_wide_lines(html)) == []
     assert len(cjk.wide_line_breaks(html)) == 2
+    # inline tags do not hide a break; a code span next to one keeps its space (Chinese and code, spaced)
+    tagged = "<p>位置\n<strong>编码</strong>\n的波长，用\n<code>x</code>\n计算</p>"
+    assert cjk.join_wide_lines(tagged) == "<p>位置<strong>编码</strong>的波长，用\n<code>x</code>\n计算</p>"
+    assert len(cjk.wide_line_breaks(tagged)) == 2 and cjk.wide_line_breaks(cjk.join_wide_lines(tagged)) == []
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
