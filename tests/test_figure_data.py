@@ -445,6 +445,71 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"cos(p·w_{i})"
 
 
+def t5_bucket(offset: int, *, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """T5's bucket of one offset ``j - i``, from its definition in Python floats (one bucket per small
+    distance, then ``⌊ln(δ/exact) / ln(max_distance/exact) · (n − exact)⌋`` more, capped at ``n − 1``)."""
+    n, first = num_buckets, 0
+    if bidirectional:
+        n //= 2
+        first = n if offset > 0 else 0
+        distance = abs(offset)
+    else:
+        distance = max(-offset, 0)
+    exact = n // 2
+    if distance < exact:
+        return first + distance
+    grow = math.floor(math.log(distance / exact) / math.log(max_distance / exact) * (n - exact))
+    return first + min(n - 1, exact + grow)
+
+
+def check_t5_buckets(fig: Figure, *, max_offset: int, num_buckets: int, max_distance: int) -> None:
+    ax = fig.axes[0]
+    offsets = np.arange(-max_offset, max_offset + 1)
+    lines = data_lines(ax)
+    assert len(lines) == 2
+    for line, bidirectional in zip(lines, (True, False), strict=True):
+        x, y = xy(line)
+        same_ints(x, offsets, "offsets")
+        expected = [t5_bucket(int(o), bidirectional=bidirectional, num_buckets=num_buckets,
+                              max_distance=max_distance) for o in offsets]
+        same_ints(y, expected, f"buckets, bidirectional={bidirectional}")
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert [list(xy(m)[0]) for m in marks] == [[-max_distance] * 2, [max_distance] * 2]
+    assert all(list(xy(m)[1]) == [0, 1] for m in marks)
+
+
+def extended_wavelengths(d: int, s: float, length: int, base: float) -> dict[str, np.ndarray]:
+    """Wavelengths ``2π / w'_i`` of the original ladder, position interpolation, the NTK-aware base
+    ``base · s^(d/(d−2))`` and YaRN (ramp in the pair index between the indices where the number of turns
+    ``L·w_i/2π`` is 32 and 1), from the formulas of the YaRN paper and reference code, in NumPy."""
+    i = np.arange(d // 2)
+    w = base ** (-(2 * i) / d)
+    ntk = (base * s ** (d / (d - 2))) ** (-(2 * i) / d)
+
+    def index(turns: float) -> float:
+        return d * math.log(length / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = max(math.floor(index(32)), 0), min(math.ceil(index(1)), d - 1)
+    ramp = np.clip((i - low) / ((high - low) or 0.001), 0, 1)
+    yarn = (1 - ramp) * w + ramp * w / s
+    return {name: 2 * math.pi / v for name, v in (("original", w), ("PI", w / s), ("NTK", ntk), ("YaRN", yarn))}
+
+
+def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_len: int, base: float) -> None:
+    ax = fig.axes[0]
+    lines = data_lines(ax)
+    expected = extended_wavelengths(d_head, scale, original_len, base)
+    assert len(lines) == len(expected)
+    for line, (name, lam) in zip(lines, expected.items(), strict=True):
+        x, y = xy(line)
+        same_ints(x, np.arange(d_head // 2), f"pairs of {name}")
+        close(y, lam, rtol=1e-12, atol=0, what=name)
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert [list(xy(m)[1]) for m in marks] == [[original_len] * 2, [scale * original_len] * 2]
+    assert all(list(xy(m)[0]) == [0, 1] for m in marks)
+    assert ax.get_yscale() == "log"
+
+
 # name -> (the pe_docs.plotting function registered for it, its checker)
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
@@ -460,6 +525,8 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "position-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
+    "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
+    "context-extension": ("plot_context_extension", check_context_extension),
 }
 
 
