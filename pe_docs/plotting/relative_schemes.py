@@ -30,7 +30,7 @@ def plot_t5_buckets(
     """T5's bucket of each offset ``j − i`` in ``[−max_offset, max_offset]``, encoder and decoder.
 
     Two step lines from ``pe_docs.t5_relative_bucket``: bidirectional (the encoder) and causal (the decoder,
-    every key after the query in bucket 0). Dashed lines mark ``±max_distance``.
+    every key after the query in bucket 0). Dashed lines mark ``±max_distance`` when it lies in the range.
 
     Args:
         max_offset: Largest ``|j − i|`` drawn; an integer >= 1.
@@ -40,7 +40,8 @@ def plot_t5_buckets(
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
     Returns:
-        A ``matplotlib.figure.Figure`` with one axes holding two step lines (bidirectional first).
+        A ``matplotlib.figure.Figure`` with one axes holding two step lines (bidirectional first), then the
+        two vertical marks at ``−max_distance`` and ``max_distance`` if ``max_offset >= max_distance``.
 
     Raises:
         TypeError: an argument is not an integer.
@@ -48,9 +49,8 @@ def plot_t5_buckets(
             ``lang``/``theme``.
 
     Examples:
-        >>> fig = plot_t5_buckets(40)
-        >>> len(fig.axes[0].get_lines())
-        4
+        >>> len(plot_t5_buckets(40).axes[0].get_lines()), len(plot_t5_buckets(130).axes[0].get_lines())
+        (2, 4)
     """
     lang, theme = check_lang_theme(lang, theme)
     max_offset = check_int("max_offset", max_offset, minimum=1)
@@ -64,7 +64,7 @@ def plot_t5_buckets(
         ax.step(offsets.numpy(), causal.numpy(), where="mid", linewidth=1.6,
                 label=text(lang, en="causal (decoder)", zh="因果（解码器）"))
         for x in (-max_distance, max_distance):
-            if x <= max_offset:
+            if abs(x) <= max_offset:
                 ax.axvline(x, linestyle="--", linewidth=1.0, color="0.5")
         ax.set_xlabel(text(lang, en="offset  j − i  (key minus query)", zh="偏移  j − i（键减查询）"))
         ax.set_ylabel(text(lang, en="bucket", zh="桶编号"))
