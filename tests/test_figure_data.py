@@ -684,6 +684,86 @@ def check_band_contributions(fig: Figure, *, d_model: int, max_k: int, n_bands: 
     assert ax.get_xscale() == "log"
 
 
+def t5_bucket(offset: int, *, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """T5's bucket of one offset ``j - i``, from its definition in Python floats (one bucket per small
+    distance, then ``⌊ln(δ/exact) / ln(max_distance/exact) · (n − exact)⌋`` more, capped at ``n − 1``)."""
+    n, first = num_buckets, 0
+    if bidirectional:
+        n //= 2
+        first = n if offset > 0 else 0
+        distance = abs(offset)
+    else:
+        distance = max(-offset, 0)
+    exact = n // 2
+    if distance < exact:
+        return first + distance
+    grow = math.floor(math.log(distance / exact) / math.log(max_distance / exact) * (n - exact))
+    return first + min(n - 1, exact + grow)
+
+
+def check_t5_buckets(fig: Figure, *, max_offset: int, num_buckets: int, max_distance: int) -> None:
+    ax = fig.axes[0]
+    offsets = np.arange(-max_offset, max_offset + 1)
+    lines = data_lines(ax)
+    assert len(lines) == 2
+    for line, bidirectional in zip(lines, (True, False), strict=True):
+        x, y = xy(line)
+        same_ints(x, offsets, "offsets")
+        expected = [t5_bucket(int(o), bidirectional=bidirectional, num_buckets=num_buckets,
+                              max_distance=max_distance) for o in offsets]
+        same_ints(y, expected, f"buckets, bidirectional={bidirectional}")
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert [list(xy(m)[0]) for m in marks] == [[-max_distance] * 2, [max_distance] * 2]
+    assert all(list(xy(m)[1]) == [0, 1] for m in marks)
+
+
+def extended_wavelengths(d: int, s: float, length: int, base: float) -> dict[str, np.ndarray]:
+    """Wavelengths ``2π / w'_i`` of the original ladder, position interpolation, the NTK-aware base
+    ``base · s^(d/(d−2))`` and YaRN (ramp in the pair index between the indices where the number of turns
+    ``L·w_i/2π`` is 32 and 1), from the formulas of the YaRN paper and reference code, in NumPy."""
+    i = np.arange(d // 2)
+    w = base ** (-(2 * i) / d)
+    ntk = (base * s ** (d / (d - 2))) ** (-(2 * i) / d)
+
+    def index(turns: float) -> float:
+        return d * math.log(length / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = max(math.floor(index(32)), 0), min(math.ceil(index(1)), d - 1)
+    ramp = np.clip((i - low) / ((high - low) or 0.001), 0, 1)
+    yarn = (1 - ramp) * w + ramp * w / s
+    return {name: 2 * math.pi / v for name, v in (("original", w), ("PI", w / s), ("NTK", ntk), ("YaRN", yarn))}
+
+
+def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_len: int, base: float) -> None:
+    ax = fig.axes[0]
+    lines = data_lines(ax)
+    expected = extended_wavelengths(d_head, scale, original_len, base)
+    assert len(lines) == len(expected)
+    for line, (name, lam) in zip(lines, expected.items(), strict=True):
+        x, y = xy(line)
+        same_ints(x, np.arange(d_head // 2), f"pairs of {name}")
+        close(y, lam, rtol=1e-12, atol=0, what=name)
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert len(marks) == 2
+    horizontal_line(marks[0], original_len, ax)
+    horizontal_line(marks[1], scale * original_len, ax)
+    assert ax.get_yscale() == "log"
+    # YaRN's ramp: a band over the pairs between the last unchanged one and the first interpolated one
+    index = [d_head * math.log(original_len / (t * 2 * math.pi)) / (2 * math.log(base)) for t in (32, 1)]
+    low, high = max(math.floor(index[0]), 0), min(math.ceil(index[1]), d_head - 1)
+    (band,) = ax.patches
+    close(band.get_bbox().bounds, [low, 0, high - low, 1], atol=0, what="YaRN's ramp")
+    notes = {note.get_text(): note.xy for note in ax.texts}
+    expected_notes = {
+        f"trained length L = {original_len:,}": (0, original_len),
+        f"extended length s·L = {scale * original_len:,.0f}": (0, scale * original_len),
+        "YaRN's ramp": ((low + high) / 2, 2 * math.pi),
+    }
+    assert set(notes) == set(expected_notes), sorted(notes)
+    for text, point in expected_notes.items():
+        close(notes[text], point, atol=0, what=text)
+
+
 # name -> (the pe_docs.plotting function registered for it, its checker). EVERY figure registered in
 # site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
 # test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
@@ -707,6 +787,8 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),
     "geometry-frequencies": ("plot_measured_frequencies", check_measured_frequencies),
     "geometry-bands": ("plot_band_contributions", check_band_contributions),
+    "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
+    "context-extension": ("plot_context_extension", check_context_extension),
 }
 
 
