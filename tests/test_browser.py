@@ -209,10 +209,15 @@ def test_figure_opens_large_in_its_own_colour_scheme(base: str, chromium: object
     opened.wait_for(state="visible", timeout=10_000)
     page.wait_for_function("() => document.querySelector('.glightbox-container .gslide.current img').naturalWidth > 0")
     src = opened.get_attribute("src")
+    backgrounds = page.evaluate(
+        """() => [getComputedStyle(document.querySelector('.gslide.current img')).backgroundColor,
+                  getComputedStyle(document.body).backgroundColor]"""
+    )
     gallery = page.evaluate("() => lightbox.elements.map(e => e.href)")
     page.keyboard.press("Escape")
     ctx.close()
     assert src == urljoin(base + "zh/formula/", shown[0])  # the clicked variant, not its twin
+    assert backgrounds[0] == backgrounds[1], backgrounds  # dark figures (light ink) are not shown on white
     assert len(gallery) == len(shown) and all(href.endswith(f"#only-{scheme}") for href in gallery), gallery
     assert not offsite and not errors, (offsite, errors)
 
@@ -230,8 +235,10 @@ PHONE_JS = """() => {
     if (r.width && r.height && (r.right > innerWidth + 0.5 || r.left < -0.5) && !inBox(e))
       cut.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').trim().slice(0, 50)}`);
   }
+  // notebook pages: the first cell spans the text column (JupyterLab's boxes must not step aside for the buttons)
+  const cell = document.querySelector('.jp-Cell');
   return {scroll: document.documentElement.scrollWidth, body: document.body.scrollWidth, width: innerWidth,
-          cut: cut.slice(0, 5)};
+          cut: cut.slice(0, 5), cell: cell ? cell.getBoundingClientRect().width / article.clientWidth : 1};
 }"""
 
 
@@ -245,3 +252,4 @@ def test_page_fits_a_phone(base: str, chromium: object, path: str) -> None:
     ctx.close()
     assert layout["scroll"] <= layout["width"] and layout["body"] <= layout["width"], layout
     assert not layout["cut"], layout
+    assert layout["cell"] > 0.85, layout
