@@ -14,8 +14,9 @@ import argparse
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from site_tools import publish
 
@@ -32,7 +33,12 @@ log = logging.getLogger("pe-docs")
 
 
 def load(
-    lang: str, *, site_url: str | None = None, site_dir: Path | None = None, strict: bool = True
+    lang: str,
+    *,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    strict: bool = True,
+    overrides: Mapping[str, Any] | None = None,
 ) -> MkDocsConfig:
     """The MkDocs config of one language, at its public address.
 
@@ -41,18 +47,26 @@ def load(
         site_url: the English site's public address; defaults to ``$SITE_URL``, then ``mkdocs.yml``'s.
         site_dir: the English output folder (other languages go to ``<site_dir>/<lang>``); default ``site/``.
         strict: fail the build on any warning.
+        overrides: other config options that replace those of the config file (``docs_dir``, ``nav``, … for a
+            throwaway site in the tests); not ``strict`` (use ``strict``).
+
+    Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
     """
     from mkdocs.config import load_config
 
     if lang not in CONFIGS:
         raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    extra = dict(overrides or {})
+    if "strict" in extra:
+        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={extra['strict']!r}")
     options: dict[str, object] = {
         "site_url": publish.language_url(publish.public_url(site_url), lang),
         "strict": strict,
     }
     if site_dir is not None:
         options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
-    return load_config(config_file=str(CONFIGS[lang]), **options)
+    return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
 
 
 def build(
@@ -61,12 +75,17 @@ def build(
     strict: bool = True,
     site_url: str | None = None,
     site_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> dict[str, float]:
     """Build the given languages (English first) for the public address ``site_url``; return seconds per language.
 
-    ``site_url`` and ``site_dir`` are as in :func:`load`.
+    ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
+    a page missing from the nav, a failed notebook cell, …) aborts the build. Only ``serve`` passes
+    ``strict=False``, so that it keeps serving while a page is being edited. ``site_url``, ``site_dir`` and
+    ``overrides`` are as in :func:`load`.
 
     Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
         mkdocs.exceptions.Abort: a strict build found a warning (broken link or anchor, failed notebook, …).
     """
     from mkdocs.commands.build import build as mkdocs_build
@@ -77,7 +96,7 @@ def build(
     timings: dict[str, float] = {}
     for lang in sorted(langs, key=list(CONFIGS).index):
         start = time.perf_counter()
-        config = load(lang, site_url=site_url, site_dir=site_dir, strict=strict)
+        config = load(lang, site_url=site_url, site_dir=site_dir, strict=strict, overrides=overrides)
         mkdocs_build(config)
         timings[lang] = time.perf_counter() - start
         log.info("built %s in %.1f s", lang, timings[lang])
