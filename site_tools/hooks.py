@@ -7,6 +7,9 @@
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
   in ``overrides/main.html``.
 - ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces).
+- ``on_config`` also gives each ``extra.alternate`` its absolute address (head links, 404 page).
+- ``on_post_page``: notebook pages link mkdocs-jupyter's JupyterLab stylesheet as a cached file instead of
+  inlining it; ``on_post_build``: drop the source maps Material ships, add ``.nojekyll`` (``site_tools.publish``).
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import assets, cjk, figures, notebooks  # noqa: E402
+from site_tools import assets, cjk, figures, notebooks, publish  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    config.extra["alternate"] = publish.alternate_links(config.site_url, config.extra.get("alternate") or [])
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         digest = figures.source_digest()[:16]
@@ -59,3 +63,14 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     return cjk.join_wide_lines(html)
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        return publish.externalize_styles(output, page.url, config.site_dir)
+    return output
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    publish.drop_source_maps(config.site_dir)
+    publish.write_nojekyll(config.site_dir)

@@ -156,7 +156,8 @@ def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(site, "build", lambda *args, **kwargs: calls.append(kwargs))
     monkeypatch.setattr(mkdocs.livereload, "LiveReloadServer", FakeServer)
     site.serve()
-    assert calls == [{"strict": False}, {"strict": False}]
+    # built for the address it serves (like `mkdocs serve`), never strict
+    assert calls == [{"strict": False, "site_url": "http://127.0.0.1:8000/"}] * 2
     monkeypatch.undo()
     site.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
     assert (tmp_path / "site" / "index.html").exists()
@@ -167,3 +168,59 @@ def test_chinese_headings_get_readable_anchors(tmp_path: Path) -> None:
     site.build(("en",), overrides=plant(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"]))
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'id="为什么需要位置编码"' in html
+
+
+@pytest.mark.browser
+def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
+    """A copy of the sources without .git (a release tarball, `git archive`) builds strictly: the "Last update"
+    date falls back to the build date instead of failing (git-revision-date-localized, fallback_to_build_date)."""
+    import datetime as dt
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from babel.dates import format_date
+
+    src = tmp_path / "pe-docs"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, src / rel)
+    (src / "node_modules").symlink_to(ROOT / "node_modules")  # what `make setup` (npm ci) would install
+    # derived files keyed by content (figures, executed notebook): copied only to save time; a tarball redraws them
+    if (ROOT / ".cache").is_dir():
+        shutil.copytree(ROOT / ".cache", src / ".cache", ignore=shutil.ignore_patterns("screenshots"))
+    assert subprocess.run(["git", "rev-parse"], cwd=src, capture_output=True, check=False).returncode != 0
+
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("SITE_URL", None)
+    out = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "site_tools.site", "build", "--lang", "en", "--site-dir", str(out)],
+        cwd=src, env=env, capture_output=True, text=True, check=False, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    html = (out / "formula" / "index.html").read_text(encoding="utf-8")
+    today = dt.datetime.now(dt.UTC).date()
+    shown = {format_date(d, format="long", locale="en") for d in (today, today - dt.timedelta(days=1))}
+    dates = [d for d in shown if f">{d}</span>" in html]
+    assert dates, "the page shows the build date as its last update"
+    assert '<link rel="canonical" href="https://pe-docs.github.io/pe-docs/formula/">' in html
+
+    # Served somewhere else than its public address (a local preview, a mirror), it still loads nothing from there:
+    # the absolute head links (canonical, hreflang) are not fetched.
+    from site_tools.browser import browser, serve_site
+
+    with serve_site(out) as base, browser() as chromium:
+        page = chromium.new_page()  # type: ignore[attr-defined]
+        requests: list[str] = []
+        errors: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(base + "formula/", wait_until="networkidle")
+    assert [u for u in requests if not u.startswith((base, "data:"))] == [] and errors == [], (requests, errors)
