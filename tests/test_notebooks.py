@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -162,7 +163,9 @@ def test_notebook_runs_top_to_bottom(
     assert Path(env["pe_docs"]).resolve() == (ROOT / "pe_docs" / "__init__.py").resolve()
     assert Path(env["cwd"]).resolve() == workdir.resolve()
     shutil.rmtree(workdir)
-    repo_paths = [p for p in env["path"] if p and Path(p).resolve().is_relative_to(ROOT)]
+    venv = Path(sys.prefix).resolve()  # the environment pe_docs is installed in (.venv/ inside a checkout)
+    on_path = [Path(p).resolve() for p in env["path"] if p]
+    repo_paths = [str(p) for p in on_path if p.is_relative_to(ROOT) and not p.is_relative_to(venv)]
     assert not repo_paths, f"repository on the kernel's path: {repo_paths}"
     assert all(c.outputs for c in nb.cells if c.metadata.get("pe_docs", {}).get("figure")), "a figure is missing"
     assert all(
@@ -226,8 +229,9 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
         words = prose(cell.source)
         if lang == "zh":
             assert not re.search(r"[A-Za-z]", words) or CJK.search(words), f"{name}: not Chinese:\n{cell.source}"
-        else:
-            assert not CJK.search(words), f"{name}: Chinese in the English notebook:\n{cell.source}"
+        else:  # English, quoting the odd Chinese phrase (我爱你, a seed's 偶数位置) at most
+            chinese, latin = len(CJK.findall(words)), len(re.findall(r"[A-Za-z]", words))
+            assert chinese <= 0.1 * (chinese + latin), f"{name}: Chinese in the English notebook:\n{cell.source}"
     # the page's prose is there, converted: every heading of the page, in order
     text = (pages.DOCS / lang / name).read_text(encoding="utf-8")
     page_headings = [h for h in re.findall(r"^#{1,6} .+$", text, flags=re.M) if not h.startswith("#!")]
