@@ -42,8 +42,8 @@ def _id(chapter: tuple[str, str]) -> str:
 
 @pytest.fixture(scope="module")
 def sites() -> dict[str, notebooks.Site]:
-    """The real configs of both languages, as the build reads them."""
-    return {lang: notebooks.Site.from_config(load_config(config_file=str(site.CONFIGS[lang]))) for lang in pages.LANGS}
+    """The real configs of both languages, as the build reads them (``site.load``: Chinese at ``…/zh/``)."""
+    return {lang: notebooks.Site.from_config(site.load(lang)) for lang in pages.LANGS}
 
 
 def generated(chapter: tuple[str, str], sites: dict[str, notebooks.Site]) -> nbformat.NotebookNode:
@@ -275,8 +275,9 @@ def downloads(html_path: Path) -> list[dict[str, str | None]]:
 
 @pytest.mark.site
 @pytest.mark.parametrize("lang", pages.LANGS)
-def test_built_chapters_link_their_notebook(site_dir: Path, lang: str, sites: dict[str, notebooks.Site]) -> None:
+def test_built_chapters_link_their_notebook(site_dir: Path, site_base: str, lang: str) -> None:
     root = site_dir if lang == "en" else site_dir / lang
+    built_for = notebooks.Site.from_config(site.load(lang, site_url=site_base))  # the session site's address
     title = "Download notebook" if lang == "en" else "下载 Notebook"
     chapters = notebooks.chapters(lang)
     assert chapters
@@ -291,7 +292,7 @@ def test_built_chapters_link_their_notebook(site_dir: Path, lang: str, sites: di
         served = root / "notebooks" / f"{stem}.ipynb"
         assert served.is_file(), served
         # the served file is the page's notebook, generated in this build from this page
-        expected = notebooks.notebook_text(path.read_text(encoding="utf-8"), name, sites[lang])
+        expected = notebooks.notebook_text(path.read_text(encoding="utf-8"), name, built_for)
         assert served.read_text(encoding="utf-8") == expected
         assert not (root / "notebooks" / stem / "index.html").exists(), "a notebook was rendered as a page"
     for other in ("", "api/", "contributing/"):  # pages that are not chapters get no button
