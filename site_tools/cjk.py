@@ -10,6 +10,7 @@ implemented there). ``join_wide_lines`` removes such breaks from the text of a p
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Characters whose East Asian Width is Wide or Fullwidth: CJK ideographs, kana, Hangul, CJK punctuation
 # (，。、；：？！（）“” are fullwidth or wide), fullwidth forms.
@@ -29,16 +30,40 @@ _PROTECTED = re.compile(
 )
 
 
+def _outside_protected(html: str, fix: Callable[[str], str]) -> str:
+    """Apply ``fix`` to the parts of ``html`` outside code, scripts, styles and math."""
+    out, last = [], 0
+    for m in _PROTECTED.finditer(html):
+        out.append(fix(html[last : m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(fix(html[last:]))
+    return "".join(out)
+
+
+# Thousands written with a space (60 611, 16 777 216): the space may not break the number over two lines.
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,]\d)")
+NARROW_NBSP = "\u202f"
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)|[^<]+")
+
+
+def keep_numbers_whole(html: str) -> str:
+    """Replace the space between digit groups (``60 611``) by a narrow no-break space outside code and math,
+    so that a number is never split over two lines."""
+
+    def glue(m: re.Match[str]) -> str:
+        return m.group(0).replace(" ", NARROW_NBSP)
+
+    def text_only(part: str) -> str:  # the text between tags, never a tag's attributes (viewBox="0 0 512 512")
+        return _TAG_OR_TEXT.sub(lambda m: m.group(0) if m.group(1) else _GROUPED.sub(glue, m.group(0)), part)
+
+    return _outside_protected(html, text_only)
+
+
 def join_wide_lines(html: str) -> str:
     """Remove every line break (with the indentation around it) between two wide characters in ``html``'s
     text, outside code, scripts, styles and math."""
-    out, last = [], 0
-    for m in _PROTECTED.finditer(html):
-        out.append(_BREAK.sub(r"\1", html[last : m.start()]))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(_BREAK.sub(r"\1", html[last:]))
-    return "".join(out)
+    return _outside_protected(html, lambda t: _BREAK.sub(r"\1", t))
 
 
 def join_wide_text(text: str) -> str:

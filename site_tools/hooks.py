@@ -6,7 +6,8 @@
   notebook (``site_tools.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
   in ``overrides/main.html``.
-- ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces).
+- ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces),
+  and keep numbers written with a thousands space (60 611) on one line.
 - ``on_config`` also gives each ``extra.alternate`` its absolute address (head links, 404 page).
 - ``on_post_page``: notebook pages link mkdocs-jupyter's JupyterLab stylesheet as a cached file instead of
   inlining it; ``on_post_build``: drop the source maps Material ships, add ``.nojekyll`` (``site_tools.publish``).
@@ -62,7 +63,7 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return cjk.join_wide_lines(html)
+    return cjk.keep_numbers_whole(cjk.join_wide_lines(html))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:

@@ -73,7 +73,7 @@ _NUMBER = re.compile(
 # figures of a paper, citations' years, seed file names (002), identifiers (float32, d2l, GPT-2).
 _REFERENCE_BEFORE = re.compile(
     r"(?:[#§]\s*|\b(?:Section|Table|Fig(?:ure|\.)|Eq(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
-    r"|(?:表|图|式|种子|素材|等人?[，,]?)\s*)$"
+    r"|(?:表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
 )
 _REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^\s*(?:节|章|条)"))
 _WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")

@@ -27,6 +27,13 @@ def _id(p: Path) -> str:
     return p.name
 
 
+def test_numbers_with_a_thousands_space_never_break() -> None:
+    html = '<p>base 82 685, 0.973 100 and 2 048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+    assert cjk.keep_numbers_whole(html) == (
+        '<p>base 82\u202f685, 0.973 100 and 2\u202f048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+    )
+
+
 def test_line_breaks_between_chinese_characters_are_removed() -> None:
     code = "<pre><code>中文\n中文</code></pre>"
     html = "<p>位置编码的\n  波长，\n最长为 60 611。\nEnglish\nwords</p>" + code

@@ -183,3 +183,11 @@ def test_wavelength_limit_note_follows_the_base(base, note) -> None:
         limit = 2 * torch.pi * base
         low, high = fig.axes[0].get_ylim()
         assert low < limit < high
+
+
+def test_thousands_are_grouped_as_each_language_writes_them() -> None:
+    assert _style.grouped("en", 62831.853) == "62,832"
+    assert _style.grouped("zh", 62831.853) == "62\u2009832"
+    assert _style.grouped("zh", 6.2831, 1) == "6.3"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        _style.grouped("fr", 1.0)  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ from pe_docs.plotting._style import (
     Theme,
     check_indices,
     check_lang_theme,
+    grouped,
     new_figure,
     text,
     themed,
@@ -389,7 +390,8 @@ def plot_band_contributions(
             lo, hi = bands.edges[b], bands.edges[b + 1]
             ax.plot(k, bands.values[b, 1:].numpy(), linewidth=0.9, color=CYCLE[b % len(CYCLE)],
                     label=text(lang, en=f"{names[b]}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}",
-                               zh=f"{names[b]}：第 {lo}–{hi - 1} 对，λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}"))
+                               zh=f"{names[b]}：第 {lo}–{hi - 1} 对，"
+                                  f"λ {grouped(lang, lam[lo])}–{grouped(lang, lam[hi - 1])}"))
         ax.plot(k, total[1:].numpy(), color=matplotlib.rcParams["text.color"], linewidth=1.2,
                 label=text(lang, en="sum = s(k)", zh="总和 = s(k)"))
         ax.axhline(0, color="0.5", linewidth=0.8)

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from pe_docs._checks import check_base, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
 from pe_docs.relative_schemes import t5_relative_bucket
 from pe_docs.rope_scaling import (
     ntk_aware_frequencies,
@@ -139,9 +139,11 @@ def plot_context_extension(
             ax.plot(i, (2 * math.pi / w).numpy(), style, linewidth=1.8, label=label)
         ax.axhline(length, linestyle="--", linewidth=1.0, color="0.5")
         ax.axhline(s * length, linestyle=":", linewidth=1.0, color="0.5")
-        ax.annotate(text(lang, en=f"trained length L = {length:,}", zh=f"训练长度 L = {length:,}"),
+        ax.annotate(text(lang, en=f"trained length L = {length:,}", zh=f"训练长度 L = {grouped(lang, length)}"),
                     xy=(0, length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
-        ax.annotate(text(lang, en=f"extended length s·L = {s * length:,.0f}", zh=f"扩展后长度 s·L = {s * length:,.0f}"),
+        extended = text(lang, en=f"extended length s·L = {s * length:,.0f}",
+                        zh=f"扩展后长度 s·L = {grouped(lang, s * length)}")
+        ax.annotate(extended,
                     xy=(0, s * length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
         ax.annotate(text(lang, en="YaRN's ramp", zh="YaRN 的过渡段"), xy=((low + high) / 2, 2 * math.pi),
                     xytext=(0, 2), textcoords="offset points", fontsize=9, ha="center", va="bottom")
