@@ -4,9 +4,11 @@ Each is the smallest faithful implementation of the published idea, written to b
 
 * ``LearnedPositionalEmbedding`` — one trainable vector per position (BERT, GPT-2). It has no row
   for a position it was not built with, so a longer sequence is a hard error, not a degradation.
-* ``rope_rotate`` — rotary position embedding (Su et al., RoFormer): rotate each pair of query/key
-  features by ``position · w_i``; the dot product of a rotated query and key then depends on the positions
-  only through ``j − i``.
+* ``rope_rotate`` — rotary position embedding (Su et al., RoFormer): inside every attention layer, rotate each
+  pair of features of a head's query and key by ``position · w_i`` with ``w_i = base^(-2i/d_head)``; the dot
+  product of a rotated query and key then depends on the positions only through ``j − i``. Both pairings in
+  use are available: neighbours ``(x[2i], x[2i+1])`` (the paper, Meta's reference code) and halves
+  ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face ``rotate_half``).
 * ``alibi_slopes`` / ``alibi_bias`` — attention with linear biases (Press et al.): no vectors at
   all, a per-head penalty ``−m · (i − j)`` added to the attention scores.
 """
@@ -14,12 +16,23 @@ Each is the smallest faithful implementation of the published idea, written to b
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import torch
 from torch import nn
 
-from pe_docs._checks import check_base, check_d_model, check_float_dtype, check_int, check_sequence_input
+from pe_docs._checks import (
+    check_base,
+    check_choice,
+    check_d_model,
+    check_float_dtype,
+    check_int,
+    check_sequence_input,
+)
 from pe_docs.frequencies import inverse_frequencies
+
+Pairing = Literal["interleaved", "half"]
+PAIRINGS: tuple[str, ...] = ("interleaved", "half")
 
 # Largest integer magnitude up to which every integer is exact in float64 (the angles are formed in float64).
 _EXACT_IN_FLOAT64 = 2**53
@@ -113,21 +126,37 @@ class LearnedPositionalEmbedding(nn.Module):
 
 
 def rope_rotate(
-    x: torch.Tensor, positions: torch.Tensor | None = None, *, base: float = 10000.0
+    x: torch.Tensor,
+    positions: torch.Tensor | None = None,
+    *,
+    base: float = 10000.0,
+    pairing: Pairing = "interleaved",
 ) -> torch.Tensor:
-    """Rotary position embedding: rotate feature pairs ``(x[2i], x[2i+1])`` by the angle ``p · w_i``.
+    """Rotary position embedding: rotate each feature pair of ``x`` by the angle ``p · w_i``.
 
-    ``w_i = base^(-2i/d)`` are the sinusoidal table's frequencies; the angles are formed in float64 and
-    the result has ``x``'s dtype. Because a rotation by ``a`` followed by the transpose of a rotation by
-    ``b`` is a rotation by ``b − a``, ``rope(q, i) · rope(k, j)`` depends on ``i`` and ``j`` only via
-    ``j − i``.
+    ``x`` holds one attention head's queries or keys (after the projection), so ``d = x.size(-1)`` is the
+    head dimension and the frequencies are ``w_i = base^(-2i/d)``, ``i = 0 … d/2 − 1``. Pair ``i`` is
+    ``(a, b) = (x[2i], x[2i+1])`` with ``pairing="interleaved"`` (the RoFormer paper; Meta's reference code,
+    which views ``x`` as complex numbers of shape ``(…, d/2, 2)``) or ``(x[i], x[i + d/2])`` with
+    ``pairing="half"`` (GPT-NeoX and Hugging Face's ``rotate_half``). Either way the pair becomes
+    ``(a·cos − b·sin, a·sin + b·cos)`` of the angle ``p · w_i`` (a counter-clockwise turn). The two pairings
+    differ only by a fixed permutation of the features: ``rope_rotate(x[..., perm], pairing="half")`` equals
+    ``rope_rotate(x, pairing="interleaved")[..., perm]`` with ``perm = [0, 2, 4, …, 1, 3, 5, …]``, so a model
+    trained with one works with the other once the rows of its query and key projections are permuted.
+
+    Because a rotation by ``a`` followed by the transpose of a rotation by ``b`` is a rotation by ``b − a``,
+    ``rope(q, i) · rope(k, j)`` depends on ``i`` and ``j`` only via ``j − i``. The angles are formed in
+    float64 and the result has ``x``'s dtype.
 
     Args:
-        x: Queries or keys, a real floating-point tensor of shape ``(..., seq, d)`` with ``d`` even.
+        x: Queries or keys of one head, a real floating-point tensor of shape ``(..., seq, d)`` with ``d``
+            even.
         positions: Integer positions of the rows (negative values allowed, magnitude <= ``2**53``), any
             integer dtype, with a shape that broadcasts to ``x.shape[:-1]``: ``(seq,)`` for one position per
             row, or e.g. ``(batch, 1, seq)`` for per-sequence positions. ``arange(seq)`` if omitted.
-        base: The frequency base; finite and > 0.
+        base: The frequency base (``rope_theta``: 10000 in the paper and LLaMA 1 and 2, 500000 in LLaMA 3);
+            finite and > 0.
+        pairing: ``"interleaved"`` (neighbouring features) or ``"half"`` (feature ``i`` with ``i + d/2``).
 
     Returns:
         A tensor shaped like ``x``, in ``x``'s dtype and on its device.
@@ -137,7 +166,8 @@ def rope_rotate(
             is not an integer tensor (floating-point, bool and complex positions are rejected, not
             rounded), ``base`` is not a real number.
         ValueError: ``x`` has fewer than 2 dimensions or an odd last dimension, ``positions`` does not
-            broadcast to ``x.shape[:-1]`` or holds a magnitude above ``2**53``, ``base`` <= 0 or not finite.
+            broadcast to ``x.shape[:-1]`` or holds a magnitude above ``2**53``, ``base`` <= 0 or not finite,
+            unknown ``pairing``.
 
     Examples:
         >>> q = torch.tensor([[1.0, 0.0]])
@@ -145,6 +175,11 @@ def rope_rotate(
         tensor([[0.5403, 0.8415]])
         >>> rope_rotate(q, torch.tensor([-1]))  # and back
         tensor([[ 0.5403, -0.8415]])
+        >>> x = torch.tensor([[1.0, 2.0, 3.0, 4.0]])
+        >>> perm = torch.tensor([0, 2, 1, 3])
+        >>> torch.equal(rope_rotate(x[:, perm], torch.tensor([5]), pairing="half"),
+        ...             rope_rotate(x, torch.tensor([5]))[:, perm])
+        True
     """
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
@@ -154,6 +189,7 @@ def rope_rotate(
         raise ValueError(f"x must have shape (..., seq, d), got shape {tuple(x.shape)}")
     d = check_d_model(x.size(-1), "x.size(-1)")
     base = check_base(base)
+    pairing = check_choice("pairing", pairing, PAIRINGS)
     work = _float64_device(x.device)
     if positions is None:
         positions = torch.arange(x.size(-2), device=work)
@@ -181,8 +217,11 @@ def rope_rotate(
     angle = positions.to(device=work, dtype=torch.float64)[..., None] * w
     cos = torch.cos(angle).to(device=x.device, dtype=x.dtype)
     sin = torch.sin(angle).to(device=x.device, dtype=x.dtype)
-    a, b = x[..., 0::2], x[..., 1::2]
-    return torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
+    if pairing == "interleaved":
+        a, b = x[..., 0::2], x[..., 1::2]
+        return torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
+    a, b = x[..., : d // 2], x[..., d // 2 :]
+    return torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:

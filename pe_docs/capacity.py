@@ -1,8 +1,14 @@
 """How much of its width the sinusoidal table really uses: singular values and effective rank.
 
-Over a short stretch of positions the low-frequency columns barely move, so they are almost linear
-combinations of one another: the table of ``L`` rows has far fewer significant singular values than
-``d_model``.
+An ``(L, d)`` table has at most ``min(L, d)`` nonzero singular values. Over a short stretch of positions the
+low-frequency columns barely move, so they are almost linear combinations of one another, and far fewer
+directions than that carry most of the table.
+
+A count of "significant" singular values depends on its threshold and on the table's precision: singular
+values below the size of the table's rounding error (each entry of a float32 table is off by up to 3e-8 when
+rounded once from float64, 2.5e-7 for ``sinusoidal_table``, far more for tutorial code) are rounding, not
+structure. ``energy_rank`` uses a share of ``Σ σ²`` instead, which
+rounding hardly moves.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ from pe_docs._checks import check_choice, check_real, check_real_tensor
 
 def singular_values(table: torch.Tensor) -> torch.Tensor:
     """Singular values of an ``(L, d)`` table in float64, largest first (``torch.linalg.svdvals``).
+
+    A float32 table is converted exactly, so these are the singular values of the float32 numbers; those
+    below the norm of the table's rounding error are rounding, not structure (Weyl's inequality).
 
     Args:
         table: A real floating-point 2-D tensor with at least one row and one column, every entry finite.

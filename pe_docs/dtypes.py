@@ -4,14 +4,18 @@ A *recipe* is a way of producing rows of the table in some dtype:
 
 * ``"float32-phase"`` — what nearly every tutorial does: positions, frequencies (``exp``/``log`` form) and
   the phase ``p · w`` all in float32.
-* ``"float32-exact"`` — the float64 table (phase ``p · w`` formed in float64) rounded once to float32: the
-  ideal float32 table, within half a float32 ulp of the exact values. (``pe_docs.sinusoidal_table``
-  builds its float32 table differently, with the relative transform, and stays within 2.5e-7 of this one;
-  the two are not bit-identical.)
+* ``"float32-cast"`` — the float64 table (phase ``p · w`` formed in float64) rounded once to float32: the
+  best a float32 table can do. Each entry is within ``2**-25`` (about 3e-8) of its float64 value: half the
+  spacing of float32 numbers in [0.5, 1), the largest spacing below 1. (``pe_docs.sinusoidal_table``
+  builds its float32 table differently, with the relative transform: its entries are within 2.5e-7 of the
+  true values and may differ from these in the last bits.)
 * ``"bfloat16-recomputed"`` / ``"float16-recomputed"`` — the tutorial code run in that dtype, which is
   what happens when a buffer is rebuilt after ``model.to(torch.bfloat16)`` or a cache is computed in the
   compute dtype.
-* ``"bfloat16-cast"`` / ``"float16-cast"`` — the float64 table rounded once to that dtype (the fix).
+* ``"bfloat16-cast"`` / ``"float16-cast"`` — the float64 table cast to that dtype (the fix). PyTorch converts
+  float64 to bfloat16 and float16 through float32 (the c10 ``BFloat16`` and ``Half`` constructors take a
+  ``float``), so the value is rounded twice: a float64 value just beside a midpoint can land on the wrong
+  side, and the error can exceed half a spacing of the format by up to ``2**-25``.
 
 Rows are computed only at the positions asked for, so errors at position ``10**6`` cost nothing.
 """
@@ -28,7 +32,7 @@ from pe_docs.numerics import exact_rows, row_errors, rows_in_dtype
 
 RECIPES: tuple[str, ...] = (
     "float32-phase",
-    "float32-exact",
+    "float32-cast",
     "bfloat16-recomputed",
     "float16-recomputed",
     "bfloat16-cast",
@@ -38,16 +42,16 @@ RECIPES: tuple[str, ...] = (
 
 * ``"float32-phase"``: the tutorial code in float32 (positions, ``exp``/``log`` frequencies and the phase
   ``p · w`` all rounded to float32).
-* ``"float32-exact"``: the float64 table rounded once to float32, the ideal float32 table (within 2.5e-7,
-  but not bit-identical, of ``pe_docs.sinusoidal_table``'s float32 table, which is built with the
-  relative transform).
+* ``"float32-cast"``: the float64 table rounded once to float32, the best a float32 table can do (not
+  bit-identical to ``pe_docs.sinusoidal_table``'s float32 table, which is built with the relative transform
+  and is within 2.5e-7 of the true values).
 * ``"bfloat16-recomputed"``, ``"float16-recomputed"``: the tutorial code run in that dtype.
-* ``"bfloat16-cast"``, ``"float16-cast"``: the float64 table rounded once to that dtype.
+* ``"bfloat16-cast"``, ``"float16-cast"``: the float64 table cast to that dtype (through float32 in PyTorch).
 """
 
 _RECIPE_DTYPE = {
     "float32-phase": torch.float32,
-    "float32-exact": torch.float32,
+    "float32-cast": torch.float32,
     "bfloat16-recomputed": torch.bfloat16,
     "float16-recomputed": torch.float16,
     "bfloat16-cast": torch.bfloat16,
@@ -98,7 +102,7 @@ def recipe_error(
     """Largest absolute error of each row of a recipe against the float64 table.
 
     For the tutorial recipes this is ``pe_docs.row_errors`` with ``method="log"`` and the recipe's
-    dtype; for the cast recipes it is the error of rounding the float64 rows once.
+    dtype; for the cast recipes it is the error of casting the float64 rows to the recipe's dtype.
 
     Args:
         recipe: One of ``RECIPES``.
@@ -115,7 +119,7 @@ def recipe_error(
         ValueError: as for ``recipe_rows``.
 
     Examples:
-        >>> recipe_error("float32-exact", torch.tensor([0, 10**6]), 512) < 1e-7
+        >>> recipe_error("float32-cast", torch.tensor([0, 10**6]), 512) < 1e-7
         tensor([True, True])
         >>> recipe_error("float16-recomputed", [65520], 8)
         tensor([nan], dtype=torch.float64)

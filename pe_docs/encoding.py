@@ -1,9 +1,10 @@
 """The sinusoidal encoding table ``PE[p, 2i] = sin(p·w_i)``, ``PE[p, 2i+1] = cos(p·w_i)``.
 
-How the float32 table is built fast *and* exactly (the payoff of the relative transform, see
-``pe_docs.relative_transform``): write every position as ``p = a + b`` with ``a`` a multiple of a block
-size ``B`` and ``0 <= b < B``. Only the few block starts ``a`` and the ``B`` offsets ``b`` need real sines
-and cosines; those are computed with the phase in float64 and rounded once. Every other entry follows from
+How the float32 table is built from few sines and cosines and still lands within 2.5e-7 of the true values
+(the payoff of the relative transform, see ``pe_docs.relative_transform``): write every position as
+``p = a + b`` with ``a`` a multiple of a block size ``B`` and ``0 <= b < B``. Only the few block starts ``a``
+and the ``B`` offsets ``b`` need sines and cosines evaluated directly; those are computed with the phase in
+float64 and rounded once. Every other entry follows from
 
     sin(a + b) = sin a · cos b + cos a · sin b,    cos(a + b) = cos a · cos b − sin a · sin b,
 
@@ -32,7 +33,7 @@ _OFFSET_TABLE_BYTES = 1 << 19
 _MIN_BLOCK, _MAX_BLOCK = 16, 1024
 # Low-precision outputs are produced from float32 rows in chunks of at most this many float32 elements.
 _CHUNK_ELEMENTS = 1 << 20
-# The exact factors are computed this many (sin, cos) pairs at a time: their float64 temporaries stay small
+# The directly evaluated factors are computed this many (sin, cos) pairs at a time: their float64 temporaries stay small
 # and cache-resident instead of being fresh pages of memory (page faults cost more than the sines).
 _PAIRS_PER_CHUNK = 1 << 15
 
@@ -53,21 +54,38 @@ def sinusoidal_table(
     ``PE[p, i] = sin(p · w_i)``, ``PE[p, d/2 + i] = cos(p · w_i)`` — the column order of tensor2tensor and
     fairseq, with the same frequencies.
 
-    The table is exact, and a float32 table costs about as much as filling freshly allocated memory:
+    A float32 table is within 2.5e-7 of the true values at every position below ``2**24`` (shown below for
+    the default base and even ``d_model`` up to 8192; not exact: even the float64 table rounded once is off by
+    up to ``2**-25``, about 3e-8), and it evaluates sines and
+    cosines for only a small fraction of its entries; ``benchmarks/bench_table.py`` times it against the
+    usual code.
 
     * ``float32``: positions are split as ``p = a + b`` (block start ``a``, small offset ``b``). The sines
       and cosines of ``a · w_i`` and ``b · w_i`` are computed with the phase in float64 and rounded to
       float32; every entry is then ``sin(a + b)``, ``cos(a + b)`` from the angle-addition formulas — one
       complex multiplication per (sin, cos) pair, the relative transform of
-      ``pe_docs.relative_transform`` applied in bulk. The inputs are rounded to within one float32 ulp
-      (half an ulp, or a whole one where rounding toward zero keeps a pair inside the unit circle, so that
-      no entry leaves [-1, 1]); each factor is then off by at most ``√2 · 2^-24``, and with the
-      multiplication's own rounding an entry is within ``4.1 · 2^-24 < 2.5e-7`` of the true value
-      (measured: 2.3e-7) at every position below ``2**24``. The usual tutorial code (phase in float32) is
-      off by up to 7e-2 near position ``10**6`` (``d_model = 512``). Row ``p`` comes from the same block
-      start and offset whatever ``max_len`` is, and the first rows (the first block, at least 16) are
-      exactly the float64 values rounded once; elsewhere the last bit may depend on how PyTorch vectorises
-      and splits the multiplication.
+      ``pe_docs.relative_transform`` applied in bulk. Error bound, in units of ``2^-24`` (the float32
+      spacing of numbers in [0.5, 1)):
+
+      - each component of a factor is its float64 value rounded to nearest (within ``1/2``), or one step
+        toward zero where rounding to nearest made the pair longer than 1, so that no entry leaves
+        [-1, 1] (within ``1``): a factor is within ``√2``;
+      - the unrounded product of two rounded factors is then within ``2√2`` of the product of the
+        float64 factors (``(z1 + δ1)(z2 + δ2) − z1·z2 = z1·δ2 + δ1·(z2 + δ2)`` and both lengths are <= 1);
+      - the float32 complex multiplication rounds two products and a sum per component; as
+        ``|x1·x2| + |y1·y2| <= 1``, at most one product is in [0.5, 1): ``1/2 + 1/4 + 1/2 = 1.25``;
+      - the float64 phases are not exact either: ``w_i`` is rounded (``pow`` is not correctly rounded) and
+        ``a · w_i`` is rounded to float64, whose spacing is ``2^-29`` in [2^23, 2^24). Below ``2**24``
+        this moves the two factors together by less than ``0.05`` (bounded for ``base = 10000`` and every
+        even ``d_model`` up to 8192 in ``tests/test_encoding.py``; the float64 sines and cosines add far
+        less); ``d_model = 2`` has ``w_0 = 1`` and integer phases, which float64 holds exactly.
+
+      Every entry is therefore within ``(2√2 + 1.25 + 0.05) · 2^-24 < 4.13 · 2^-24 < 2.5e-7`` of the true
+      value (measured on the whole ``d_model = 2`` table of ``2**24`` rows: 2.25e-7). The usual tutorial
+      code (phase in float32) is off by more than 5e-2 near position ``10**6`` (``d_model = 512``). Row
+      ``p`` comes from the same block start and offset whatever ``max_len`` is, and the first rows (the
+      first block, at least 16) are the float64 values rounded once, bit for bit; elsewhere the last bit
+      may depend on how PyTorch vectorises and splits the multiplication.
     * ``float64``: the phase ``p · w_i`` is formed in float64 and its sine and cosine are written straight
       into the output (one float64 phase array of half the output's size is the only temporary).
     * other dtypes (``bfloat16``, ``float16``): the float32 rows above, rounded to ``dtype`` chunk by chunk.
@@ -136,7 +154,7 @@ def _block_size(d: int) -> int:
 
 
 def _unit_pairs(positions: torch.Tensor, w: torch.Tensor, *, turn: bool) -> torch.Tensor:
-    """Exact unit complex numbers for float64 ``positions``, as complex64 of shape ``(len(positions), d/2)``.
+    """Unit complex numbers for float64 ``positions``, as complex64 of shape ``(len(positions), d/2)``.
 
     Block starts (``turn=False``) are ``z(a) = sin(a·w) + i·cos(a·w)``; offsets (``turn=True``) are
     ``e^{−i·b·w} = cos(b·w) − i·sin(b·w)``, so that ``z(a) · e^{−i·b·w} = z(a + b)``.

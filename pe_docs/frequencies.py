@@ -25,8 +25,9 @@ def inverse_frequencies(
         d_model: Width of the encoding; a positive even integer.
         base: The constant in the denominator (10000 in the paper); finite and > 0.
         method: ``"pow"`` computes ``base ** (-(2i / d))`` directly; ``"log"`` computes
-            ``exp(2i * (-ln(base) / d))``, the form used by tensor2tensor, the Annotated Transformer and
-            the PyTorch tutorial. Both are computed entirely in ``dtype``, so the two can be compared.
+            ``exp(2i * (-ln(base) / d))``, the form of the Annotated Transformer and the PyTorch tutorial
+            (tensor2tensor exponentiates the same way, but divides by ``d/2 - 1`` instead of ``d/2``). Both
+            are computed entirely in ``dtype``, so the two can be compared.
         dtype: Floating-point dtype of the computation and of the result.
 
     Returns:

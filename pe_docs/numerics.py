@@ -207,7 +207,9 @@ def exact_rows(
     """Rows ``positions`` of the table in float64 (phase formed in float64), interleaved layout.
 
     The reference for ``rows_in_dtype``; the same values as ``sinusoidal_table(..., dtype=float64)`` at
-    those rows (to float64 rounding), without building the rows in between.
+    those rows (to float64 rounding), without building the rows in between. Despite the name these are
+    float64 values, not exact ones: rounding ``w_i`` and ``p·w_i`` to float64 leaves errors that grow with
+    ``p`` (below 1e-10 at position ``10**6`` for ``d_model = 512``), far below any float32 rounding.
 
     Args:
         positions: Non-negative integer positions (at most ``2**53``), a 1-D integer tensor or a sequence

@@ -6,7 +6,9 @@ angle-addition formulas
     sin((p+k)·w) = cos(k·w) · sin(p·w) + sin(k·w) · cos(p·w)
     cos((p+k)·w) = −sin(k·w) · sin(p·w) + cos(k·w) · cos(p·w)
 
-so a 2×2 rotation that depends on ``k`` only (never on ``p``) maps position ``p`` to position ``p + k``.
+so a 2×2 rotation that depends on ``k`` only (never on ``p``) maps position ``p`` to position ``p + k``. The
+identity is exact; a table stored in floating point satisfies it only up to the rounding of its entries and,
+in tutorial code, of its float32 phases ``p·w_i``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def relative_transform(
     ``pe_docs.sinusoidal_table``), and zeros elsewhere. It depends on the offset ``k`` only, not on
     ``p``; it is orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
     float64 and only the entries are rounded to ``dtype``.
+
+    Each block turns its (sin, cos) pair clockwise; RoPE turns (query or key) feature pairs the other way:
+    ``pe_docs.rope_rotate(x, [m])`` with interleaved pairs is ``T_{-m} @ x`` when ``d_model`` is the head
+    dimension.
 
     Args:
         k: The offset; any integer (negative moves towards position 0).

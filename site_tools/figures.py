@@ -64,6 +64,15 @@ FIGURES: dict[str, FigureSpec] = {
     "position-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0}),
     "transform-matrices": FigureSpec("plot_transform_matrices", {"ks": (1, 5, 50), "d_model": 16}),
     "rotating-pairs": FigureSpec("plot_rotating_pairs", {"d_model": 8, "positions": 12, "pairs": (0, 1, 2)}),
+    "geometry-curve": FigureSpec("plot_encoding_curve", {"d_model": 512, "positions": 600, "pairs": (76, 128)}),
+    "geometry-pca": FigureSpec("plot_principal_components", {"d_model": 512, "lengths": (100, 1000), "n_shown": 30}),
+    "geometry-similarity": FigureSpec("plot_similarity_matrix", {"d_models": (64, 512), "positions": 256}),
+    "geometry-frequencies": FigureSpec("plot_measured_frequencies", {"d_model": 512, "n_positions": 1000}),
+    "geometry-bands": FigureSpec("plot_band_contributions", {"d_model": 512, "max_k": 20000, "n_bands": 3}),
+    "t5-buckets": FigureSpec("plot_t5_buckets", {"max_offset": 160, "num_buckets": 32, "max_distance": 128}),
+    "context-extension": FigureSpec(
+        "plot_context_extension", {"d_head": 128, "scale": 8.0, "original_len": 4096, "base": 10000.0}
+    ),
 }
 
 

@@ -2,8 +2,15 @@
 
 - ``on_config``: key mkdocs-jupyter's execution cache by the ``pe_docs`` sources, so a notebook is re-executed
   whenever the library it imports changes (its own cache key only looks at the notebook file).
-- ``on_files``: add the build-time figures for this language and the self-hosted KaTeX files.
-- ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces).
+- ``on_files``: add the build-time figures for this language, the self-hosted KaTeX files, and every chapter's
+  notebook (``site_tools.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
+- ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
+  in ``overrides/main.html``.
+- ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces),
+  and keep numbers written with a thousands space (60 611) on one line.
+- ``on_config`` also gives each ``extra.alternate`` its absolute address (head links, 404 page).
+- ``on_post_page``: notebook pages link mkdocs-jupyter's JupyterLab stylesheet as a cached file instead of
+  inlining it; ``on_post_build``: drop the source maps Material ships, add ``.nojekyll`` (``site_tools.publish``).
 """
 
 from __future__ import annotations
@@ -19,10 +26,11 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import assets, cjk, figures  # noqa: E402
+from site_tools import assets, cjk, figures, notebooks, publish  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    config.extra["alternate"] = publish.alternate_links(config.site_url, config.extra.get("alternate") or [])
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None:
         digest = figures.source_digest()[:16]
@@ -37,8 +45,33 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.append(File.generated(config, uri, abs_src_path=str(path)))
     for uri, path in assets.katex_files().items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
+    # In-memory files (no abs_src_path): mkdocs-jupyter's on_files, which turns *.ipynb files into pages, leaves
+    # them as they are whatever the order of the two on_files (this hook runs after the plugins).
+    sources = {f.src_uri: f.content_string for f in files.documentation_pages() if f.src_uri.endswith(".md")}
+    chapters = {uri: text for uri, text in sources.items() if notebooks.wants_notebook(text)}
+    if chapters:  # a site without chapters needs no extra.repository
+        for uri, text in notebooks.generate(chapters, notebooks.Site.from_config(config)).items():
+            files.append(File.generated(config, uri, content=text))
     return files
 
 
+def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
+    notebook = files.get_file_from_path(notebooks.notebook_uri(page.file.src_uri))
+    if notebook is not None and page.file.src_uri.endswith(".md"):
+        page.notebook_url = notebook.url  # type: ignore[attr-defined]  # site-relative; the template applies `url`
+    return page
+
+
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return cjk.join_wide_lines(html)
+    return cjk.keep_numbers_whole(cjk.join_wide_lines(html))
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        return publish.externalize_styles(output, page.url, config.site_dir)
+    return output
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    publish.drop_source_maps(config.site_dir)
+    publish.write_nojekyll(config.site_dir)

@@ -72,8 +72,8 @@ _NUMBER = re.compile(
 # Context that makes a number a name or a reference, not a quantity: issue and section numbers, tables and
 # figures of a paper, citations' years, seed file names (002), identifiers (float32, d2l, GPT-2).
 _REFERENCE_BEFORE = re.compile(
-    r"(?:[#§]\s*|\b(?:[Ss]ection|[Tt]able|[Ff]ig(?:ure|\.)|[Ee]q(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
-    r"|(?:表|图|式|种子|素材|等人?[，,]?)\s*)$"
+    r"(?:[#§]\s*|\b(?:Section|Table|Fig(?:ure|\.)|Eq(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
+    r"|(?:表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
 )
 _REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^\s*(?:节|章|条)"))
 _WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")
@@ -192,7 +192,7 @@ def numbers_in(text: str, *, skip_structure: bool = True) -> Iterator[Found]:
         before, after = text[: m.start()], text[m.end() :]
         if not m.group("aroot") and _WORDLIKE_BEFORE.search(before) and not _MATH_BEFORE.search(before):
             continue  # part of a word or identifier (float32, d2l, GPT-2, x.5); "\\,", "$", "{" open math
-        if _WORDLIKE_AFTER.search(after) and not re.match(r"^[a-z](?![A-Za-z])", after):
+        if _WORDLIKE_AFTER.search(after) and not re.match(r"^(?:[a-z](?![A-Za-z])|(?:st|nd|rd|th)\b)", after):
             continue  # float32's "float" is before; "3rd", "2D", "16k"… are names. "2i", "2w" are math.
         if _REFERENCE_BEFORE.search(before) or (
             _REFERENCE_AROUND[0].search(before) and _REFERENCE_AROUND[1].search(after)

@@ -1,16 +1,20 @@
-"""Build and serve the bilingual site: ``python -m site_tools.site build|serve``.
+"""Build, serve and deploy the bilingual site: ``python -m site_tools.site build|serve|deploy``.
 
 One MkDocs build per language — ``mkdocs.yml`` (English, into ``site/``) and ``mkdocs.zh.yml`` (Chinese, into
-``site/zh/``) — so each language has its own search index.
+``site/zh/``) — so each language has its own search index. :func:`load` is the one place a language's config is
+read: the build, the preview workers and the tests all go through it.
+
+The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=https://example.org/path/`` (or
+``--site-url``) builds for another one. The Chinese site's address is derived here, ``<address>zh/``.
 
 ``build`` builds the languages in parallel, one process each (the machine has 2 cores; each build draws its
-figures and executes its notebooks), each into a staging folder next to its destination; when every language has
-succeeded they are moved into place. A language's build therefore never deletes another's output (MkDocs cleans
-its ``site_dir``, and the English ``site_dir`` holds ``zh/``), and a failed build leaves the previous site as it
-was.
+figures, generates its chapter notebooks and executes its notebook pages), each into a staging folder next to its
+destination; when every language has succeeded they are moved into place. A language's build therefore never
+deletes another's output (MkDocs cleans its ``site_dir``, and the English ``site_dir`` holds ``zh/``), and a
+failed build leaves the previous site as it was.
 
-``serve`` keeps one worker process per language, with everything imported and loaded, and on a change rebuilds
-only what the change can affect:
+``serve`` builds for the local address it serves on (like ``mkdocs serve``) and keeps one worker process per
+language, with everything imported and loaded; on a change it rebuilds only what the change can affect:
 
 - a page of one language (``docs/en/…`` or ``docs/zh/…``): that language only. If the page already existed
   and its title did not change, with MkDocs' dirty build: only that page is rendered and written (the
@@ -35,7 +39,12 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from site_tools import publish
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
@@ -50,10 +59,41 @@ log = logging.getLogger("pe-docs")
 # One language
 
 
-def _load(lang: str, strict: bool, overrides: Mapping[str, Any] | None) -> Any:
+def load(
+    lang: str,
+    *,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    strict: bool = True,
+    overrides: Mapping[str, Any] | None = None,
+) -> MkDocsConfig:
+    """The MkDocs config of one language, at its public address.
+
+    Args:
+        lang: ``"en"`` or ``"zh"``.
+        site_url: the English site's public address; defaults to ``$SITE_URL``, then ``mkdocs.yml``'s.
+        site_dir: the English output folder (other languages go to ``<site_dir>/<lang>``); default ``site/``.
+        strict: fail the build on any warning.
+        overrides: other config options that replace those of the config file (``docs_dir``, ``nav``, … for a
+            throwaway site in the tests); not ``strict`` (use ``strict``).
+
+    Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
+    """
     from mkdocs.config import load_config
 
-    return load_config(config_file=str(CONFIGS[lang]), strict=strict, **dict(overrides or {}))
+    if lang not in CONFIGS:
+        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    extra = dict(overrides or {})
+    if "strict" in extra:
+        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={extra['strict']!r}")
+    options: dict[str, object] = {
+        "site_url": publish.language_url(publish.public_url(site_url), lang),
+        "strict": strict,
+    }
+    if site_dir is not None:
+        options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
+    return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
 
 
 def _staging_dir(dest: Path) -> Path:
@@ -61,12 +101,20 @@ def _staging_dir(dest: Path) -> Path:
     return dest.parent / f".{dest.name}.building"
 
 
-def _build_language(lang: str, strict: bool, overrides: Mapping[str, Any] | None) -> tuple[float, str, str]:
-    """Build one language into its staging folder; return (seconds, staging folder, destination)."""
+def _build_language(
+    lang: str,
+    *,
+    strict: bool,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> tuple[float, str, str]:
+    """Build one language (config from :func:`load`) into its staging folder; return (seconds, staging folder,
+    destination)."""
     from mkdocs.commands.build import build as mkdocs_build
 
     start = time.perf_counter()
-    config = _load(lang, strict, overrides)
+    config = load(lang, site_url=site_url, site_dir=site_dir, strict=strict, overrides=overrides)
     dest = Path(config.site_dir)
     staging = _staging_dir(dest)
     shutil.rmtree(staging, ignore_errors=True)
@@ -114,10 +162,13 @@ def build(
     langs: tuple[str, ...] = ("en", "zh"),
     *,
     strict: bool = True,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
     parallel: bool = True,
 ) -> dict[str, float]:
-    """Build the given languages, in parallel processes; return seconds per language.
+    """Build the given languages for the public address ``site_url``, in parallel processes; return seconds per
+    language.
 
     ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
     a page missing from the nav, a failed notebook cell, …) aborts the build. Only ``serve`` passes
@@ -129,9 +180,8 @@ def build(
     Args:
         langs: Languages to build, drawn from ``CONFIGS``.
         strict: Abort on the first warning.
-        overrides: Config options that replace those of the language's config file (passed to
-            ``mkdocs.config.load_config``) for every language built, e.g. ``docs_dir``, ``site_dir`` and
-            ``nav`` for a throwaway site in the tests. Strictness is not one of them: it is ``strict``.
+        site_url, site_dir, overrides: as in :func:`load`. The address is resolved here, once (``site_url``, else
+            ``$SITE_URL``, else ``mkdocs.yml``'s), and every language's process builds for it.
         parallel: Build the languages after the first in other processes, at the same time (the first is built
             in this process). ``False`` builds them one after the other here.
 
@@ -145,6 +195,7 @@ def build(
     options = dict(overrides or {})
     if "strict" in options:
         raise ValueError(f"overrides must not set strict (use the strict argument), got strict={options['strict']!r}")
+    job = {"strict": strict, "site_url": publish.public_url(site_url), "site_dir": site_dir, "overrides": options}
     order = sorted(set(langs), key=list(CONFIGS).index)
     results: dict[str, tuple[float, str, str]] = {}
     errors: dict[str, BaseException] = {}
@@ -159,11 +210,10 @@ def build(
         ]
         try:
             futures = {
-                lang: pool.submit(_build_language, lang, strict, options)
-                for lang, pool in zip(order[1:], pools, strict=True)
+                lang: pool.submit(_build_language, lang, **job) for lang, pool in zip(order[1:], pools, strict=True)
             }
             try:
-                results[order[0]] = _build_language(order[0], strict, options)
+                results[order[0]] = _build_language(order[0], **job)
             except BaseException as exc:
                 errors[order[0]] = exc
             for lang, future in futures.items():
@@ -177,7 +227,7 @@ def build(
     else:
         for lang in order:
             try:
-                results[lang] = _build_language(lang, strict, options)
+                results[lang] = _build_language(lang, **job)
             except BaseException as exc:
                 errors[lang] = exc
                 break
@@ -226,10 +276,12 @@ def merge_search_index(previous: dict[str, Any], partial: dict[str, Any]) -> dic
 
 
 class _LanguageState:
-    """A worker's language: builds in full (into staging) or dirty (in place), and keeps the search index."""
+    """A worker's language: builds in full (into staging) or dirty (in place), never strict, for the address
+    ``site_url`` (the English one; see :func:`load`), and keeps the search index."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, site_url: str) -> None:
         self.lang = lang
+        self.site_url = site_url
         self.index: dict[str, Any] | None = None
         logging.getLogger("mkdocs.commands.build").addFilter(_DirtyNotice())
 
@@ -237,7 +289,7 @@ class _LanguageState:
         from mkdocs.commands.build import build as mkdocs_build
 
         start = time.perf_counter()
-        config = _load(self.lang, False, None)
+        config = load(self.lang, site_url=self.site_url, strict=False)
         dest = Path(config.site_dir)
         index_path = dest / "search" / "search_index.json"
         if dirty and self.index is not None and index_path.is_file():
@@ -252,16 +304,16 @@ class _LanguageState:
             seconds = time.perf_counter() - start
             log.info("rebuilt the changed %s pages in %.2f s", self.lang, seconds)
             return {"seconds": seconds, "staging": None, "dest": str(dest)}
-        seconds, staging, dest_str = _build_language(self.lang, False, None)
+        seconds, staging, dest_str = _build_language(self.lang, strict=False, site_url=self.site_url)
         self.index = json.loads((Path(staging) / "search" / "search_index.json").read_text(encoding="utf-8"))
         return {"seconds": seconds, "staging": staging, "dest": dest_str}
 
 
-def _worker_main(conn: Any, lang: str, level: int) -> None:
+def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
     _init_worker(level, lang)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the server, which stops the workers
     sys.path.insert(0, str(ROOT))
-    state = _LanguageState(lang)
+    state = _LanguageState(lang, site_url)
     while True:
         try:
             request = conn.recv()
@@ -276,10 +328,11 @@ def _worker_main(conn: Any, lang: str, level: int) -> None:
 
 
 class _Worker:
-    """A process that builds one language on request (started again if it dies)."""
+    """A process that builds one language on request, for the address ``site_url`` (started again if it dies)."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, site_url: str) -> None:
         self.lang = lang
+        self.site_url = site_url
         self.process: Any = None
         self.conn: Any = None
 
@@ -289,7 +342,10 @@ class _Worker:
             self.conn, child = context.Pipe()
             level = logging.getLogger().getEffectiveLevel()
             self.process = context.Process(
-                target=_worker_main, args=(child, self.lang, level), name=f"pe-docs-{self.lang}", daemon=True
+                target=_worker_main,
+                args=(child, self.lang, level, self.site_url),
+                name=f"pe-docs-{self.lang}",
+                daemon=True,
             )
             self.process.start()
             child.close()
@@ -389,10 +445,12 @@ def _titles(snapshot: Mapping[str, tuple[int, int]]) -> dict[str, str | None]:
 
 
 class Preview:
-    """The builds behind ``serve``: one worker per language, each rebuilding only what a change affects."""
+    """The builds behind ``serve``: one worker per language, each rebuilding only what a change affects, all for
+    the address ``site_url`` (the English one)."""
 
-    def __init__(self) -> None:
-        self.workers = {lang: _Worker(lang) for lang in CONFIGS}
+    def __init__(self, site_url: str) -> None:
+        self.site_url = publish.check_site_url(site_url)
+        self.workers = {lang: _Worker(lang, self.site_url) for lang in CONFIGS}
         self.snapshot: dict[str, tuple[int, int]] = {}
         self.titles: dict[str, str | None] = {}
         self.lock = threading.Lock()
@@ -438,16 +496,19 @@ class Preview:
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     """Build both languages, serve ``site/`` on host:port, rebuild and reload on every change.
 
-    The builds here are not strict (unlike ``make site``/``make test``): a broken link in a page being edited
-    is logged and the server keeps serving.
+    The builds are for the address served here, ``http://<host>:<port>/`` (like ``mkdocs serve``: canonical and
+    language links stay on this server), and not strict (unlike ``make site``/``make test``): a broken link in
+    a page being edited is logged and the server keeps serving.
     """
     from mkdocs.livereload import LiveReloadServer
+
+    local = f"http://{host}:{port}/"
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, stop)
-    preview = Preview()
+    preview = Preview(local)
     server = None
     try:
         preview.start()
@@ -468,12 +529,52 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
+def deploy(
+    site_dir: Path = SITE_DIR,
+    *,
+    repo: Path = ROOT,
+    branch: str = "gh-pages",
+    push: bool = False,
+    remote: str = "origin",
+) -> str:
+    """Commit the built ``site_dir`` as the whole tree of ``branch`` (ghp-import, with ``.nojekyll``); push if asked.
+
+    Returns the commit message. The branch's previous commit stays its parent, so its history is kept.
+
+    Raises:
+        FileNotFoundError: ``site_dir`` does not hold both languages and the 404 page (build it first).
+        ghp_import.GhpError: ``repo`` is not a git repository, or committing or pushing failed.
+    """
+    import subprocess
+
+    from ghp_import import ghp_import
+
+    missing = [rel for rel in ("index.html", "404.html", "zh/index.html") if not (Path(site_dir) / rel).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{site_dir} lacks {', '.join(missing)}: build the site first (make site)")
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    message = f"Deploy the site built from {head or 'a working tree'}"
+    with contextlib.chdir(repo):  # ghp-import runs git in the current directory
+        ghp_import(str(Path(site_dir).resolve()), mesg=message, branch=branch, nojekyll=True, push=push, remote=remote)
+    log.info("committed %s to %s%s", site_dir, branch, f" and pushed to {remote}" if push else " (not pushed)")
+    return message
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m site_tools.site", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build both languages into site/ (strict)")
     b.add_argument("--lang", choices=sorted(CONFIGS), action="append", help="only this language")
+    b.add_argument(
+        "--site-url", help=f"public address of the English site (default: ${publish.SITE_URL_ENV}, else mkdocs.yml)"
+    )
+    b.add_argument("--site-dir", type=Path, help="output folder (default: site/)")
     b.add_argument("--serial", action="store_true", help="build the languages one after the other, in this process")
+    d = sub.add_parser("deploy", help="commit site/ to the gh-pages branch (ghp-import); --push to publish it")
+    d.add_argument("--push", action="store_true", help="push gh-pages to origin after committing")
+    d.add_argument("--site-dir", type=Path, default=SITE_DIR, help="the built site (default: site/)")
     s = sub.add_parser("serve", help="build, serve on 127.0.0.1 and live-reload")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
@@ -481,12 +582,16 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     if args.command == "build":
         start = time.perf_counter()
-        timings = build(tuple(args.lang) if args.lang else ("en", "zh"), parallel=not args.serial)
+        langs = tuple(args.lang) if args.lang else ("en", "zh")
+        timings = build(langs, site_url=args.site_url, site_dir=args.site_dir, parallel=not args.serial)
         log.info(
             "site built in %.1f s (%s)",
             time.perf_counter() - start,
             ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()),
         )
+        log.info("public address: %s", publish.public_url(args.site_url))
+    elif args.command == "deploy":
+        deploy(args.site_dir, push=args.push)
     else:
         serve(args.host, args.port)
     return 0

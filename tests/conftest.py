@@ -1,26 +1,48 @@
-"""Shared fixtures: the bilingual site is built once per test session (strict) and reused."""
+"""Shared fixtures: the bilingual site is built once per test session (strict) and reused.
+
+It is built for a public address under a sub-path, ``http://127.0.0.1:<port>/pe-docs-test/`` (Chinese under
+``…/zh/``), into a temporary folder, and served there the way GitHub Pages serves a project site: only under
+that prefix, with the root ``404.html`` (status 404) for every missing address. So every site and browser test
+also checks that the site works at an address other than the one in mkdocs.yml.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from site_tools import site
+from site_tools.browser import serve_site
+
+TEST_PREFIX = "/pe-docs-test/"
 
 
 @pytest.fixture(scope="session")
-def built_site() -> dict[str, object]:
-    """Build both languages into site/ as `make site` does (strict); return timings and the site directory."""
-    start = time.perf_counter()
-    timings = site.build()  # the build of `make site`: strict by default
-    return {"dir": site.SITE_DIR, "timings": timings, "seconds": time.perf_counter() - start}
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    """Build both languages with strict checks for the test address and serve them; yield what was built.
+
+    Keys: ``dir`` (the English site; Chinese in ``dir/zh``), ``base`` (the English site's address, served),
+    ``timings`` (seconds per language), ``seconds`` (total).
+    """
+    site_dir = tmp_path_factory.mktemp("public") / "site"
+    with serve_site(site_dir, TEST_PREFIX) as base:
+        start = time.perf_counter()
+        timings = site.build(site_url=base, site_dir=site_dir)  # the build of `make site`: strict by default
+        yield {"dir": site_dir, "base": base, "timings": timings, "seconds": time.perf_counter() - start}
 
 
 @pytest.fixture(scope="session")
 def site_dir(built_site: dict[str, object]) -> Path:
     return built_site["dir"]  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="session")
+def site_base(built_site: dict[str, object]) -> str:
+    """The English site's public address (the server's sub-path); the Chinese one is ``site_base + "zh/"``."""
+    return built_site["base"]  # type: ignore[return-value]
 
 
 # What the checks and the build read; a scratch copy of these is a repository the tests may change freely.

@@ -54,6 +54,69 @@ def test_rope_matches_complex_multiplication():
     assert torch.equal(rope_rotate(x[:2]), rope_rotate(x[:2], torch.arange(2)))
 
 
+def meta_apply_rotary_emb(x, positions, theta=10000.0):
+    """meta-llama/llama, llama/model.py: precompute_freqs_cis + apply_rotary_emb, in float64 for one head.
+
+    Neighbouring features form a complex number (``view_as_complex`` on shape ``(..., d/2, 2)``) that is
+    multiplied by ``polar(1, t · freqs)``.
+    """
+    dim = x.shape[-1]
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].double() / dim))
+    freqs = torch.outer(positions.double(), freqs)
+    freqs_cis = torch.polar(torch.ones_like(freqs), freqs)
+    x_ = torch.view_as_complex(x.double().reshape(*x.shape[:-1], -1, 2))
+    return torch.view_as_real(x_ * freqs_cis).flatten(-2)
+
+
+def hf_apply_rotary_pos_emb(x, positions, base=10000.0):
+    """huggingface/transformers, models/llama/modeling_llama.py: rotate_half + apply_rotary_pos_emb, float64.
+
+    The inverse frequencies are those of modeling_rope_utils._compute_default_rope_parameters; cos and sin
+    are repeated over the two halves (``torch.cat((freqs, freqs), dim=-1)``).
+    """
+    dim = x.shape[-1]
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).double() / dim))
+    freqs = positions.double()[:, None] * inv_freq[None, :]
+    emb = torch.cat((freqs, freqs), dim=-1)
+
+    def rotate_half(t):
+        return torch.cat((-t[..., dim // 2 :], t[..., : dim // 2]), dim=-1)
+
+    return x * emb.cos() + rotate_half(x) * emb.sin()
+
+
+@pytest.mark.parametrize("base", [10000.0, 500000.0])
+def test_rope_pairings_match_the_published_code(base):
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(6, 128, dtype=torch.float64, generator=g)  # one head of width 128 (LLaMA 2 7B: 4096 / 32)
+    pos = torch.tensor([0, 1, 17, 1000, 4095, 8191])
+    torch.testing.assert_close(
+        rope_rotate(x, pos, base=base), meta_apply_rotary_emb(x, pos, base), rtol=0, atol=1e-11
+    )
+    torch.testing.assert_close(
+        rope_rotate(x, pos, base=base, pairing="half"), hf_apply_rotary_pos_emb(x, pos, base), rtol=0, atol=1e-11
+    )
+    # the two pairings are different functions of the same features
+    assert (rope_rotate(x, pos, base=base) - rope_rotate(x, pos, base=base, pairing="half")).abs().max() > 0.1
+
+
+def test_rope_pairings_agree_up_to_a_permutation_of_the_features():
+    g = torch.Generator().manual_seed(4)
+    q = torch.randn(2, 9, 16, dtype=torch.float64, generator=g)
+    k = torch.randn(2, 9, 16, dtype=torch.float64, generator=g)
+    perm = torch.cat((torch.arange(0, 16, 2), torch.arange(1, 16, 2)))  # neighbours -> halves
+    pos = torch.tensor([3, 4, 5, 100, 101, 7, 8, 9, 2000])
+    assert torch.equal(rope_rotate(q[..., perm], pos, pairing="half"), rope_rotate(q, pos)[..., perm])
+    scores = rope_rotate(q, pos) @ rope_rotate(k, pos).transpose(-1, -2)
+    scores_half = rope_rotate(q[..., perm], pos, pairing="half") @ rope_rotate(k[..., perm], pos, pairing="half").mT
+    torch.testing.assert_close(scores_half, scores, rtol=0, atol=1e-12)
+
+
+def test_rope_pairing_is_checked():
+    with pytest.raises(ValueError, match=r"pairing must be one of 'interleaved', 'half'; got 'concat'"):
+        rope_rotate(torch.ones(2, 4), pairing="concat")
+
+
 @settings(max_examples=30, deadline=None)
 @given(i=st.integers(0, 5000), j=st.integers(0, 5000), shift=st.integers(0, 5000))
 def test_rope_dot_product_depends_only_on_offset(i, j, shift):

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.site
 def plant(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> dict[str, object]:
     """Write a throwaway docs dir; return the config options that point a build at it (never ``strict``)."""
     docs = tmp_path / "docs"
-    docs.mkdir()
+    docs.mkdir(parents=True)
     for name, text in pages.items():
         (docs / name).write_text(text, encoding="utf-8")
     return {"docs_dir": str(docs), "site_dir": str(tmp_path / "site"), "nav": nav}
@@ -133,30 +133,33 @@ def test_build_does_not_let_overrides_set_strict(tmp_path: Path) -> None:
 
 def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``make serve`` keeps serving while a page is edited: its builds (the first, full rebuilds and page-only
-    rebuilds, all done by its per-language workers) are not strict, and a non-strict build of a broken link
-    writes the site instead of aborting."""
+    rebuilds, all done by its per-language workers) are not strict and are for the address it serves (like
+    ``mkdocs serve``), and a non-strict build of a broken link writes the site instead of aborting."""
     import mkdocs.livereload
 
     class StoppedError(Exception):
         pass
 
-    loads: list[tuple[str, bool]] = []
+    loads: list[tuple[str, dict[str, object]]] = []
 
-    def fake_load(lang: str, strict: bool, overrides: object) -> object:
-        loads.append((lang, strict))
+    def fake_load(lang: str, **kwargs: object) -> object:
+        loads.append((lang, kwargs))
         raise StoppedError
 
-    monkeypatch.setattr(site, "_load", fake_load)
+    monkeypatch.setattr(site, "load", fake_load)
+    local = "http://127.0.0.1:8000/"
     for dirty in (False, True):  # what a worker runs for a full and for a page-only rebuild
         with pytest.raises(StoppedError):
-            site._LanguageState("zh").build(dirty=dirty)
-    assert loads == [("zh", False), ("zh", False)]
+            site._LanguageState("zh", local).build(dirty=dirty)
+    assert [(lang, kwargs["strict"], kwargs["site_url"]) for lang, kwargs in loads] == [("zh", False, local)] * 2
 
     requests: list[tuple[str, dict[str, object]]] = []
+    addresses: list[tuple[str, str]] = []
 
     class FakeWorker:
-        def __init__(self, lang: str) -> None:
+        def __init__(self, lang: str, site_url: str) -> None:
             self.lang = lang
+            addresses.append((lang, site_url))
 
         def send(self, **request: object) -> None:
             requests.append((self.lang, request))
@@ -186,6 +189,7 @@ def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(mkdocs.livereload, "LiveReloadServer", FakeServer)
     site.serve()
     assert requests == [("en", {"dirty": False}), ("zh", {"dirty": False})]  # the first build: both, in full
+    assert addresses == [("en", local), ("zh", local)]  # built for the address it serves
     monkeypatch.undo()
     site.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
     assert (tmp_path / "site" / "index.html").exists()
@@ -196,3 +200,95 @@ def test_chinese_headings_get_readable_anchors(tmp_path: Path) -> None:
     site.build(("en",), overrides=plant(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"]))
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'id="为什么需要位置编码"' in html
+
+
+def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make site`` builds the Chinese site in another process (``build()``'s default ``parallel=True``). That
+    build gets the same defaults — strict, the one resolved address (Chinese at ``<address>zh/``), the output
+    folder given — and a broken build of both languages aborts and leaves the previous site exactly as it was."""
+    import concurrent.futures
+
+    submitted: list[tuple[str, dict[str, object]]] = []
+
+    class RecordingPool(concurrent.futures.ProcessPoolExecutor):  # the real pool; only the requests are noted
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+            submitted.append((args[0], dict(kwargs)))
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", RecordingPool)
+    out = tmp_path / "site"
+    address = "https://example.org/sub/path/"
+    good = plant(tmp_path / "good", {"index.md": "# Home\n\n## Part\n"}, ["index.md"])
+    good.pop("site_dir")
+    timings = site.build(site_url=address, site_dir=out, overrides=good)
+    assert sorted(timings) == ["en", "zh"]
+    assert [(lang, kwargs["strict"], kwargs["site_url"], kwargs["site_dir"]) for lang, kwargs in submitted] == [
+        ("zh", True, address, out)
+    ]
+    zh_home = (out / "zh" / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{address}zh/">' in zh_home
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    broken = plant(tmp_path / "broken", BROKEN_LINK, ["index.md"])
+    broken.pop("site_dir")
+    with pytest.raises(Abort, match="in strict mode"):
+        site.build(site_url=address, site_dir=out, overrides=broken)
+    assert submitted[-1][1]["strict"] is True
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before  # the failed build changed nothing, and left no staging folder behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken", "good", "site"]
+
+@pytest.mark.browser
+def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
+    """A copy of the sources without .git (a release tarball, `git archive`) builds strictly: the "Last update"
+    date falls back to the build date instead of failing (git-revision-date-localized, fallback_to_build_date)."""
+    import datetime as dt
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from babel.dates import format_date
+
+    src = tmp_path / "pe-docs"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, src / rel)
+    (src / "node_modules").symlink_to(ROOT / "node_modules")  # what `make setup` (npm ci) would install
+    # derived files keyed by content (figures, executed notebook): copied only to save time; a tarball redraws them
+    if (ROOT / ".cache").is_dir():
+        shutil.copytree(ROOT / ".cache", src / ".cache", ignore=shutil.ignore_patterns("screenshots"))
+    assert subprocess.run(["git", "rev-parse"], cwd=src, capture_output=True, check=False).returncode != 0
+
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("SITE_URL", None)
+    out = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "site_tools.site", "build", "--lang", "en", "--site-dir", str(out)],
+        cwd=src, env=env, capture_output=True, text=True, check=False, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    html = (out / "formula" / "index.html").read_text(encoding="utf-8")
+    today = dt.datetime.now(dt.UTC).date()
+    shown = {format_date(d, format="long", locale="en") for d in (today, today - dt.timedelta(days=1))}
+    dates = [d for d in shown if f">{d}</span>" in html]
+    assert dates, "the page shows the build date as its last update"
+    assert '<link rel="canonical" href="https://pe-docs.github.io/pe-docs/formula/">' in html
+
+    # Served somewhere else than its public address (a local preview, a mirror), it still loads nothing from there:
+    # the absolute head links (canonical, hreflang) are not fetched.
+    from site_tools.browser import browser, serve_site
+
+    with serve_site(out) as base, browser() as chromium:
+        page = chromium.new_page()  # type: ignore[attr-defined]
+        requests: list[str] = []
+        errors: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(base + "formula/", wait_until="networkidle")
+    assert [u for u in requests if not u.startswith((base, "data:"))] == [] and errors == [], (requests, errors)

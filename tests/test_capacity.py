@@ -98,3 +98,14 @@ def test_energy_is_checked_for_every_method():
         effective_rank(t, energy=5)
     with pytest.raises(ValueError, match=r"energy must be > 0.0, got -0.1"):
         effective_rank(t, method="entropy", energy=-0.1)
+
+
+def test_small_singular_values_of_a_float32_table_are_rounding():
+    # module docstring: a threshold far below the rounding counts it (seed 002's S > S.max() * 1e-10)
+    t32, t64 = sinusoidal_table(2000, 256), sinusoidal_table(2000, 256, dtype=torch.float64)
+    s32, s64 = singular_values(t32), singular_values(t64)
+    assert int((s32 > s32[0] * 1e-10).sum()) == 256 > int((s64 > s64[0] * 1e-10).sum())
+    noise = torch.linalg.matrix_norm(t32.double() - t64, ord=2)  # rounding error of the float32 table
+    assert (s32 - s64).abs().max() <= noise  # Weyl's inequality
+    assert int((s32 > noise).sum()) == int((s64 > noise).sum())
+    assert energy_rank(t32, 0.99) == energy_rank(t64, 0.99)

@@ -27,6 +27,13 @@ def _id(p: Path) -> str:
     return p.name
 
 
+def test_numbers_with_a_thousands_space_never_break() -> None:
+    html = '<p>base 82 685, 0.973 100 and 2 048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+    assert cjk.keep_numbers_whole(html) == (
+        '<p>base 82\u202f685, 0.973 100 and 2\u202f048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+    )
+
+
 def test_line_breaks_between_chinese_characters_are_removed() -> None:
     code = "<pre><code>中文\n中文</code></pre>"
     html = "<p>位置编码的\n  波长，\n最长为 60 611。\nEnglish\nwords</p>" + code
@@ -35,6 +42,10 @@ def test_line_breaks_between_chinese_characters_are_removed() -> None:
     assert cjk.join_wide_lines(math) == math
     assert cjk.wide_line_breaks(cjk.join_wide_lines(html)) == []
     assert len(cjk.wide_line_breaks(html)) == 2
+    # inline tags do not hide a break; a code span next to one keeps its space (Chinese and code, spaced)
+    tagged = "<p>位置\n<strong>编码</strong>\n的波长，用\n<code>x</code>\n计算</p>"
+    assert cjk.join_wide_lines(tagged) == "<p>位置<strong>编码</strong>的波长，用\n<code>x</code>\n计算</p>"
+    assert len(cjk.wide_line_breaks(tagged)) == 2 and cjk.wide_line_breaks(cjk.join_wide_lines(tagged)) == []
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

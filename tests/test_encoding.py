@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,11 @@ from pe_docs.encoding import _table_rows
 from pe_docs.frequencies import inverse_frequencies
 
 FLOAT32_TOL = 3e-7  # the contract: max abs error of a float32 table, every position below 2**24
-FLOAT32_BOUND = 2.5e-7  # the docstring's bound for the block-start × offset method (4.1 · 2**-24)
+FLOAT32_BOUND = 2.5e-7  # the docstring's bound for the block-start × offset method (below 4.13 · 2**-24)
+# The docstring's error budget in units of 2**-24: rounded factors (2√2), the multiplication (1.25), float64 phases
+# below 2**24 (0.05, base 10000, even d_model <= 8192).
+BUDGET = 2 * math.sqrt(2) + 1.25 + 0.05
+BOUND_2_24 = 4.13 * 2**-24
 LAYOUTS = ("interleaved", "concat")
 
 
@@ -77,10 +82,47 @@ def test_float32_against_mpmath(d):
     assert max_err(pe, reference_mp(positions, d)) <= FLOAT32_TOL
 
 
-def test_float32_far_rows_against_mpmath():
+def test_error_budget_adds_up():
+    assert BUDGET * 2**-24 < BOUND_2_24 < FLOAT32_BOUND < FLOAT32_TOL
+
+
+@pytest.mark.parametrize("d", [4, 64, 512, 5370])
+def test_float32_far_rows_against_mpmath(d):
+    # the last rows below 2**24, where float64 phases are least precise (5370: the worst width, with torch 2.13)
     positions = list(range(2**24 - 3, 2**24))
-    rows = _table_rows(2**24 - 3, 3, 64, base=10000.0, dtype=torch.float32, layout="interleaved")
-    assert max_err(rows, reference_mp(positions, 64)) <= FLOAT32_TOL
+    rows = _table_rows(2**24 - 3, 3, d, base=10000.0, dtype=torch.float32, layout="interleaved")
+    assert max_err(rows, reference_mp(positions, d)) <= BOUND_2_24
+
+
+def test_float64_phase_error_below_2_pow_24():
+    """The docstring's 0.05 · 2**-24 for the float64 phases, for base 10000 and every even d_model up to 8192.
+
+    For p < 2**24 the float64 phase fl(p · ŵ_i) is off from p · w_i by at most 2**24 · |ŵ_i − w_i| plus half the
+    float64 spacing at 2**24 · ŵ_i. w_i is taken from an 80-bit long double (64-bit mantissa) reference, checked
+    against mpmath where the bound is largest.
+    """
+    longdouble = np.longdouble
+    if np.finfo(longdouble).nmant < 63:
+        pytest.skip("needs an 80-bit long double reference")
+    log2_base = np.log2(longdouble(10000))
+    worst, where = 0.0, (0, 0)
+    for d in range(4, 8193, 2):
+        w = inverse_frequencies(d)[1:].numpy()  # w_0 = 1 is exact
+        i = np.arange(1, d // 2, dtype=longdouble)
+        reference = np.exp2(-(2 * i / d) * log2_base)
+        _, exponent = np.frexp(2.0**24 * w)
+        half_spacing = np.ldexp(1.0, exponent - 54).astype(longdouble)
+        bound = (longdouble(2**24) * np.abs(w.astype(longdouble) - reference) + half_spacing) * longdouble(2**24)
+        j = int(bound.argmax())
+        if float(bound[j]) > worst:
+            worst, where = float(bound[j]), (d, j + 1)
+    assert 0.03 < worst < 0.05  # in units of 2**-24; about 2**-29 = 0.031
+    d, i = where
+    with mpmath.workdps(40):
+        exact = mpmath.power(10000, -mpmath.mpf(2 * i) / d)
+        ld = np.exp2(-(2 * longdouble(i) / d) * log2_base)
+        assert abs(mpmath.mpf(float(ld)) - exact) <= abs(exact) * 2**-52  # float(ld) is correctly rounded
+        assert abs(mpmath.mpf(str(ld)) - exact) < abs(exact) * 1e-18
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -1,39 +1,48 @@
 """Every figure plots the data it claims: the arrays inside each drawn Figure against independent references.
 
 For every figure registered in ``site_tools.figures.FIGURES``, the registered ``pe_docs.plotting`` function is
-called with the registered arguments, and what it put on the axes (line x/y data, image arrays, scatter
-offsets, marker positions, the numbers in labels) is compared with values computed here from the documented
-closed forms, in float64 with NumPy (``PE[p, 2i] = sin(p·w_i)``, ``PE[p, 2i+1] = cos(p·w_i)``,
-``w_i = 10000^(-2i/d)``; ``s(k) = (2/d)·Σ cos(k·w_i)``; singular values by LAPACK; ulps with mpmath) — not
-with the helpers the plotting code calls. Where a figure shows how a library function behaves (the
-frequencies of ``inverse_frequencies`` in float32 and float64, the tutorial rows in low precision), that
-function is called, and everything around it (phases, reference rows, errors, running maxima, ulps) is
-recomputed here. The log-spaced positions of the two precision figures are ``pe_docs.dtypes.
-log_spaced_positions`` (unit-tested in tests/test_dtypes.py); here they are checked to run from 1 to the
-last position.
+called with the registered arguments, and what it put on the axes (line x/y data, x/y/z of 3-D lines and
+points, image arrays, scatter offsets and colours, marker positions, shaded spans, annotated points, the
+numbers in labels) is compared with values computed here from the documented closed forms, in float64 with
+NumPy (``PE[p, 2i] = sin(p·w_i)``, ``PE[p, 2i+1] = cos(p·w_i)``, ``w_i = 10000^(-2i/d)``;
+``s(k) = (2/d)·Σ cos(k·w_i)`` and its sums over bands of pairs; singular values and principal components by
+LAPACK's SVD; spectra by NumPy's FFT; ulps with mpmath) — not with the helpers the plotting code calls. Where
+a figure shows how a library function behaves (the frequencies of ``inverse_frequencies`` in float32 and
+float64, the tutorial rows in low precision, ``measured_frequencies``), that function is called, and
+everything around it (phases, reference rows, errors, running maxima, ulps, relative errors) is recomputed
+here. The log-spaced positions of the two precision figures are ``pe_docs.dtypes.log_spaced_positions``
+(unit-tested in tests/test_dtypes.py); here they are checked to run from 1 to the last position.
 
 ``CHECKS`` has one checker per registered figure (a new figure without one fails
 ``test_every_registered_figure_has_a_data_check``), and ``test_every_plotted_array_is_checked`` negates and
-reverses each plotted array in turn (and transposes each image) and requires the checker to notice.
+reverses each plotted array in turn (and transposes each image, moves each span and annotated point by one,
+stretches each wireframe) and requires the checker to notice. The checkers read the English light figure;
+``test_the_chinese_dark_figure_plots_the_same_data`` holds the other language and theme to the same arrays.
 """
 
 from __future__ import annotations
 
+import inspect
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+import matplotlib
 import mpmath
 import numpy as np
 import pytest
 import torch
-from matplotlib.collections import PathCollection
+from matplotlib.collections import Collection, PathCollection
 from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.text import Annotation
+from mpl_toolkits.mplot3d.art3d import Line3D, Line3DCollection, Path3DCollection
 
-from pe_docs import inverse_frequencies, plotting
+from pe_docs import inverse_frequencies, measured_frequencies, plotting
 from pe_docs.dtypes import log_spaced_positions
 from site_tools.figures import FIGURES
 
@@ -141,6 +150,44 @@ def closest_columns(n_bits: int, d: int) -> list[int]:
     return [2 * min(d // 2 - 1, max(0, round(b * math.log(2) / step))) for b in range(n_bits)]
 
 
+@cache
+def pca(length: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates of rows ``0 … length − 1`` on the first two principal components (``U·Σ`` of the centred
+    table, by LAPACK's SVD) and the share of the variance of every component (``σ_j² / Σ σ²``).
+
+    A singular vector's sign is arbitrary: compare coordinates up to one sign per component."""
+    centred = table(length, d) - table(length, d).mean(axis=0)
+    u, s, _ = np.linalg.svd(centred, full_matrices=False)
+    share = s**2 / (s**2).sum()
+    # distinct leading values: the first two components are unique up to sign
+    assert share[0] - share[1] > 1e-3 and share[1] - share[2] > 1e-3, share[:3]
+    return _frozen(u[:, :2] * s[:2]), _frozen(share)
+
+
+@cache
+def bare_fft_peaks(n: int, d: int) -> np.ndarray:
+    """``argmax`` of ``|FFT|`` over bins ``1 … n/2`` of each sine column of rows ``0 … n − 1``, over ``n``."""
+    spectrum = np.abs(np.fft.rfft(table(n, d)[:, 0::2], axis=0))[1:]
+    top = np.sort(spectrum, axis=0)[-2:]
+    assert np.all(top[1] - top[0] > 1e-9 * top[1])  # no near-tie: the argmax does not hang on rounding
+    return _frozen((spectrum.argmax(axis=0) + 1) / n)
+
+
+def band_edges(d: int, n_bands: int) -> list[int]:
+    """Contiguous bands of pairs, fastest first, sizes as equal as possible, the first bands one larger."""
+    m = d // 2
+    sizes = [m // n_bands + (b < m % n_bands) for b in range(n_bands)]
+    return [0, *np.cumsum(sizes).tolist()]
+
+
+@cache
+def band_terms(d: int, max_k: int, n_bands: int) -> np.ndarray:
+    """``(2/d) Σ_{i in band b} cos(k·w_i)`` for ``k = 0 … max_k``, one row per band."""
+    cos = np.cos(np.arange(max_k + 1, dtype=np.float64)[:, None] * freqs(d)[None, :])
+    edges = band_edges(d, n_bands)
+    return _frozen(np.stack([cos[:, lo:hi].sum(axis=1) for lo, hi in itertools.pairwise(edges)]) * (2 / d))
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Reading a figure
 
@@ -172,6 +219,44 @@ def same_ints(actual: np.ndarray, expected: Any, what: str = "") -> None:
 def data_lines(ax: Any) -> list[Line2D]:
     """Lines with a legend label, in drawing order (markers and reference lines have '_child…' labels)."""
     return [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+
+
+def xyz(line: Line3D) -> np.ndarray:
+    """A 3-D line's data, shape (3, n)."""
+    return np.array([np.asarray(v, dtype=np.float64) for v in line.get_data_3d()])
+
+
+def offsets_3d(dots: Path3DCollection) -> np.ndarray:
+    """A 3-D scatter's points in data coordinates, shape (3, n). ``get_offsets`` holds their 2-D projection
+    (after a draw), and matplotlib has no public getter for the 3-D ones."""
+    return np.array([np.asarray(np.ma.getdata(v), dtype=np.float64) for v in dots._offsets3d])
+
+
+def point_colours(dots: PathCollection) -> np.ndarray:
+    """The RGBA colour of each point, in the order the points were given (a 3-D scatter's own
+    ``get_facecolor`` reorders them by depth)."""
+    return np.asarray(Collection.get_facecolor(dots), dtype=np.float64)
+
+
+def horizontal_line(line: Line2D, y: float, ax: Any) -> None:
+    """``line`` runs across the whole axes at height ``y`` (an ``axhline``)."""
+    close(np.concatenate(xy(line)), [0, 1, y, y], atol=0, what=f"the line at y = {y}")
+    assert line.get_transform() == ax.get_yaxis_transform()
+
+
+def fit_torus(segments: Sequence[np.ndarray]) -> tuple[float, float, float]:
+    """The torus a wireframe draws, round the z axis: radius ``R`` of the hole's circle, radius ``r`` of the
+    tube, height ``z0`` of its centre. In the plane (ρ = √(x² + y²), z) every vertex lies on the circle of
+    centre (R, z0) and radius r: ``ρ² + z² = 2R·ρ + 2z0·z + (r² − R² − z0²)``, linear in the unknowns."""
+    points = np.concatenate(segments)
+    rho, z = np.hypot(points[:, 0], points[:, 1]), points[:, 2]
+    (two_r, two_z0, c), *_ = np.linalg.lstsq(np.stack((rho, z, np.ones_like(z)), axis=1), rho**2 + z**2)
+    big, z0 = two_r / 2, two_z0 / 2
+    small = math.sqrt(max(c + big**2 + z0**2, 0.0))
+    residual = np.abs(np.hypot(rho - big, z - z0) - small).max()
+    assert residual < 1e-9, f"the wireframe is not a torus round the z axis (off by {residual:.3g})"
+    assert big > small > 0, (big, small)  # a ring, not a self-intersecting spindle
+    return big, small, z0
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -212,6 +297,8 @@ def check_wavelengths(fig: Figure, *, d_model: int) -> None:
     assert texts[0] == f"λ_0 = {2 * math.pi:,.1f}"
     assert texts[1] == f"λ_{d_model // 2 - 1} = {lam[-1]:,.0f}"
     assert f"2π·base = {2 * math.pi * BASE:,.0f} (upper limit" in texts[2]
+    for note, point in zip(ax.texts, ([0, lam[0]], [d_model // 2 - 1, lam[-1]], [0, 2 * math.pi * BASE]), strict=True):
+        close(note.xy, point, rtol=1e-13, atol=0, what=f"point annotated {note.get_text()!r}")
     assert ax.get_yscale() == "log"
 
 
@@ -439,13 +526,248 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"path of pair {i}")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
         close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of pair {i}")
+        colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))  # coloured by position
+        close(point_colours(dots), colours, atol=1e-12, what=f"colour of each point of pair {i}")
         for note in ax.texts:
             q = int(note.get_text().removeprefix("p="))
             close(note.xy, expected[q], atol=1e-12, what=note.get_text())
         assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"cos(p·w_{i})"
 
 
-# name -> (the pe_docs.plotting function registered for it, its checker)
+def check_encoding_curve(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
+    (a, b), n, d = pairs, positions, d_model
+    p = np.arange(n)
+    t = table(n, d)
+    lam = wavelength(d)
+    colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))  # "coloured by position", first to last
+    left, right = fig.axes
+    # left: columns 2a, 2a+1, 2b of rows 0 … n − 1, as a line and as points
+    expected = np.stack((t[:, 2 * a], t[:, 2 * a + 1], t[:, 2 * b]))
+    (curve,) = left.get_lines()
+    close(xyz(curve), expected, atol=1e-12, what="the curve of rows")
+    (dots,) = left.collections
+    assert isinstance(dots, Path3DCollection)
+    close(offsets_3d(dots), expected, atol=1e-12, what="the points of rows")
+    close(point_colours(dots), colours, atol=1e-12, what="colour of each row")
+    z = expected[2]
+    assert np.any(np.diff(z) > 0) and np.any(np.diff(z) < 0)  # the title's "turns back"
+    assert left.get_title().startswith(f"columns {2 * a}, {2 * a + 1}, {2 * b}: bounded")
+    assert (left.get_xlabel(), left.get_ylabel(), left.get_zlabel()) == (
+        f"sin(p·w_{a})", f"cos(p·w_{a})", f"sin(p·w_{b})")
+    # right: angles (p·w_a, p·w_b) on the drawn torus, pair a round the tube, pair b round the hole
+    (wire,) = (c for c in right.collections if isinstance(c, Line3DCollection))
+    big, small, z0 = fit_torus(wire._segments3d)  # the wireframe's 3-D segments (no public getter)
+    ta, tb = p * freqs(d)[a], p * freqs(d)[b]
+    ring = big + small * np.cos(ta)
+    on_torus = np.stack((ring * np.cos(tb), ring * np.sin(tb), z0 + small * np.sin(ta)))
+    (path,) = right.get_lines()
+    close(xyz(path), on_torus, atol=1e-12, what="the path on the torus")
+    (ends,) = (c for c in right.collections if isinstance(c, Path3DCollection))
+    close(offsets_3d(ends), on_torus[:, [0, -1]], atol=1e-12, what="first and last position on the torus")
+    close(point_colours(ends), colours[[0, -1]], atol=1e-12, what="colours of the first and last position")
+    assert right.get_title() == f"pairs {a} (λ ≈ {lam[a]:.0f}) and {b} (λ ≈ {lam[b]:.0f}) on a torus"
+    assert fig.get_suptitle() == f"Rows 0…{n - 1} of a d = {d} table, coloured by position"
+
+
+def check_principal_components(fig: Figure, *, d_model: int, lengths: Sequence[int], n_shown: int) -> None:
+    left, right, bar = fig.axes
+    last = lengths[-1]
+    coords, share = pca(last, d_model)
+    # left: rows 0 … L − 1 on the first two components, as a line and as points coloured by position
+    (line,) = left.get_lines()
+    (dots,) = left.collections
+    points = np.ma.getdata(dots.get_offsets())
+    assert points.shape == (last, 2)
+    for j in range(2):
+        sign = 1.0 if points[:, j] @ coords[:, j] >= 0 else -1.0  # the one sign LAPACK and eigh may disagree on
+        # eigh of XXᵀ (the library) and LAPACK's SVD agree to ~1e-13 here (|coordinates| up to ~6)
+        close(points[:, j], sign * coords[:, j], atol=1e-11, what=f"points on PC {j + 1}")
+        close(xy(line)[j], sign * coords[:, j], atol=1e-11, what=f"line on PC {j + 1}")  # same sign as the points
+    same_ints(np.asarray(dots.get_array()), np.arange(last), "colour = position")
+    assert dots.get_clim() == (0, last - 1) and dots.get_cmap().name == "viridis"
+    assert dots.colorbar is not None and dots.colorbar.ax is bar and bar.get_ylabel() == "position  p"
+    assert left.get_xlabel() == f"PC 1 ({share[0]:.0%} of the variance)"
+    assert left.get_ylabel() == f"PC 2 ({share[1]:.0%})"
+    assert left.get_title() == f"L = {last}, d = {d_model}: first two components"
+    # right: the share of each of the first n_shown components, one curve per length
+    lines = right.get_lines()
+    assert len(lines) == len(lengths)
+    for curve, length in zip(lines, lengths, strict=True):
+        expected = pca(length, d_model)[1][:n_shown]
+        x, y = xy(curve)
+        same_ints(x, np.arange(1, len(expected) + 1), f"component index, L = {length}")
+        close(y, 100 * expected, rtol=1e-9, atol=1e-12, what=f"share of variance (%), L = {length}")
+        assert curve.get_label() == f"L = {length}: first 3 hold {expected[:3].sum():.0%}"
+
+
+def check_similarity_matrix(fig: Figure, *, d_models: Sequence[int], positions: int) -> None:
+    n = positions
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert len(panels) == len(d_models)
+    offset = np.abs(np.arange(n)[None, :] - np.arange(n)[:, None])  # |j − i|
+    for ax, d in zip(panels, d_models, strict=True):
+        s = similarity(d, n - 1)
+        # the closed form is the cosine of the rows: spot-check it against the float64 table
+        for i, j in ((0, 0), (3, 200), (n - 1, 17)):
+            a, b = table(n, d)[i], table(n, d)[j]
+            assert math.isclose(a @ b / (d / 2), s[abs(j - i)], abs_tol=1e-12)
+        image = only_image(ax)
+        assert image.origin == "upper" and image.get_clim() == (-1, 1)
+        close(pixels(ax), s[offset], atol=1e-12, what=f"cos(PE[i], PE[j]), d = {d}")
+        rise = first_rise(s)
+        assert ax.get_title() == f"d = {d}" + (f", first rise after k = {rise}" if rise is not None else "")
+        assert ax.get_xlabel() == "position  j"
+    assert panels[0].get_ylabel() == "position  i"
+    assert only_image(panels[-1]).colorbar is not None  # one colour bar for all (every image spans -1 … 1)
+
+
+def check_measured_frequencies(fig: Figure, *, d_model: int, n_positions: int) -> None:
+    d, n = d_model, n_positions
+    i = np.arange(d // 2)
+    theory = freqs(d) / (2 * math.pi)
+    bare = bare_fft_peaks(n, d)
+    good = measured_frequencies(d).numpy()  # the library measurement the figure shows
+    unresolved = np.flatnonzero(wavelength(d) > n)  # less than one cycle in n positions
+    first = int(unresolved[0])
+    assert np.array_equal(unresolved, np.arange(first, d // 2))
+    assert np.all(bare[first:] == 1 / n)  # the bare argmax answers one bin for every slower column
+    top, bottom = fig.axes
+    *lines, one_bin = top.get_lines()
+    labels = ["theory  w_i / 2π", f"bare FFT of {n} positions (no window, argmax)",
+              f"≥ {inspect.signature(measured_frequencies).parameters['cycles'].default:g} wavelengths per column, "
+              "Hann window, interpolated"]
+    for line, expected, label in zip(lines, (theory, bare, good), labels, strict=True):
+        x, y = xy(line)
+        same_ints(x, i, f"frequency index, {label}")
+        close(y, expected, rtol=1e-13, atol=0, what=label)
+        assert line.get_label() == label
+    horizontal_line(one_bin, 1 / n, top)
+    errors = bottom.get_lines()
+    assert len(errors) == 2
+    for line, measured, label in zip(errors, (bare, good), labels[1:], strict=True):
+        x, y = xy(line)
+        same_ints(x, i, f"frequency index, error of {label}")
+        close(y, np.abs(measured - theory) / theory, rtol=1e-9, atol=1e-14, what=f"relative error, {label}")
+    # the shaded band: columns first … d/2 − 1, the whole height of both axes
+    for ax in (top, bottom):
+        (band,) = ax.patches
+        assert isinstance(band, Rectangle) and band.get_data_transform() == ax.get_xaxis_transform()
+        close([band.get_x(), band.get_y(), band.get_width(), band.get_height()],
+              [first - 0.5, 0, d // 2 - first, 1], atol=1e-12, what="shaded columns λ > n")
+    (note,) = top.texts
+    assert isinstance(note, Annotation)
+    assert note.get_text() == f"λ > {n}: {d // 2 - first} columns\nunresolvable in {n} positions"
+    close(note.xy, (first, theory[-1]), rtol=1e-13, atol=0, what="annotated point")
+    assert top.get_yscale() == bottom.get_yscale() == "log"
+
+
+def check_band_contributions(fig: Figure, *, d_model: int, max_k: int, n_bands: int) -> None:
+    d = d_model
+    k = np.arange(1, max_k + 1)
+    terms = band_terms(d, max_k, n_bands)
+    total = similarity(d, max_k)
+    close(terms.sum(axis=0), total, atol=1e-12, what="the bands add up to s(k)")
+    edges, lam = band_edges(d, n_bands), wavelength(d)
+    names = ("high", "middle", "low") if n_bands == 3 else tuple(f"band {b + 1}" for b in range(n_bands))
+    ax = fig.axes[0]
+    *lines, zero = ax.get_lines()
+    assert len(lines) == n_bands + 1
+    labels = [f"{name}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}"
+              for name, (lo, hi) in zip(names, itertools.pairwise(edges), strict=True)]
+    # k·w_i up to k = max_k: float64 phases from two pow implementations (1 ulp apart) agree to ~k·1e-16
+    for line, expected, label in zip(lines, [*terms, total], [*labels, "sum = s(k)"], strict=True):
+        x, y = xy(line)
+        same_ints(x, k, f"offsets, {label}")
+        close(y, expected[1:], atol=1e-11, what=label)
+        assert line.get_label() == label
+    horizontal_line(zero, 0.0, ax)
+    assert ax.get_xscale() == "log"
+
+
+def t5_bucket(offset: int, *, bidirectional: bool, num_buckets: int, max_distance: int) -> int:
+    """T5's bucket of one offset ``j - i``, from its definition in Python floats (one bucket per small
+    distance, then ``⌊ln(δ/exact) / ln(max_distance/exact) · (n − exact)⌋`` more, capped at ``n − 1``)."""
+    n, first = num_buckets, 0
+    if bidirectional:
+        n //= 2
+        first = n if offset > 0 else 0
+        distance = abs(offset)
+    else:
+        distance = max(-offset, 0)
+    exact = n // 2
+    if distance < exact:
+        return first + distance
+    grow = math.floor(math.log(distance / exact) / math.log(max_distance / exact) * (n - exact))
+    return first + min(n - 1, exact + grow)
+
+
+def check_t5_buckets(fig: Figure, *, max_offset: int, num_buckets: int, max_distance: int) -> None:
+    ax = fig.axes[0]
+    offsets = np.arange(-max_offset, max_offset + 1)
+    lines = data_lines(ax)
+    assert len(lines) == 2
+    for line, bidirectional in zip(lines, (True, False), strict=True):
+        x, y = xy(line)
+        same_ints(x, offsets, "offsets")
+        expected = [t5_bucket(int(o), bidirectional=bidirectional, num_buckets=num_buckets,
+                              max_distance=max_distance) for o in offsets]
+        same_ints(y, expected, f"buckets, bidirectional={bidirectional}")
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert [list(xy(m)[0]) for m in marks] == [[-max_distance] * 2, [max_distance] * 2]
+    assert all(list(xy(m)[1]) == [0, 1] for m in marks)
+
+
+def extended_wavelengths(d: int, s: float, length: int, base: float) -> dict[str, np.ndarray]:
+    """Wavelengths ``2π / w'_i`` of the original ladder, position interpolation, the NTK-aware base
+    ``base · s^(d/(d−2))`` and YaRN (ramp in the pair index between the indices where the number of turns
+    ``L·w_i/2π`` is 32 and 1), from the formulas of the YaRN paper and reference code, in NumPy."""
+    i = np.arange(d // 2)
+    w = base ** (-(2 * i) / d)
+    ntk = (base * s ** (d / (d - 2))) ** (-(2 * i) / d)
+
+    def index(turns: float) -> float:
+        return d * math.log(length / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = max(math.floor(index(32)), 0), min(math.ceil(index(1)), d - 1)
+    ramp = np.clip((i - low) / ((high - low) or 0.001), 0, 1)
+    yarn = (1 - ramp) * w + ramp * w / s
+    return {name: 2 * math.pi / v for name, v in (("original", w), ("PI", w / s), ("NTK", ntk), ("YaRN", yarn))}
+
+
+def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_len: int, base: float) -> None:
+    ax = fig.axes[0]
+    lines = data_lines(ax)
+    expected = extended_wavelengths(d_head, scale, original_len, base)
+    assert len(lines) == len(expected)
+    for line, (name, lam) in zip(lines, expected.items(), strict=True):
+        x, y = xy(line)
+        same_ints(x, np.arange(d_head // 2), f"pairs of {name}")
+        close(y, lam, rtol=1e-12, atol=0, what=name)
+    marks = [line for line in ax.get_lines() if line not in lines]
+    assert len(marks) == 2
+    horizontal_line(marks[0], original_len, ax)
+    horizontal_line(marks[1], scale * original_len, ax)
+    assert ax.get_yscale() == "log"
+    # YaRN's ramp: a band over the pairs between the last unchanged one and the first interpolated one
+    index = [d_head * math.log(original_len / (t * 2 * math.pi)) / (2 * math.log(base)) for t in (32, 1)]
+    low, high = max(math.floor(index[0]), 0), min(math.ceil(index[1]), d_head - 1)
+    (band,) = ax.patches
+    close(band.get_bbox().bounds, [low, 0, high - low, 1], atol=0, what="YaRN's ramp")
+    notes = {note.get_text(): note.xy for note in ax.texts}
+    expected_notes = {
+        f"trained length L = {original_len:,}": (0, original_len),
+        f"extended length s·L = {scale * original_len:,.0f}": (0, scale * original_len),
+        "YaRN's ramp": ((low + high) / 2, 2 * math.pi),
+    }
+    assert set(notes) == set(expected_notes), sorted(notes)
+    for text, point in expected_notes.items():
+        close(notes[text], point, atol=0, what=text)
+
+
+# name -> (the pe_docs.plotting function registered for it, its checker). EVERY figure registered in
+# site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
+# test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
+# for a figure without one.
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "waveforms": ("plot_waveforms", check_waveforms),
@@ -460,14 +782,21 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "position-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
+    "geometry-curve": ("plot_encoding_curve", check_encoding_curve),
+    "geometry-pca": ("plot_principal_components", check_principal_components),
+    "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),
+    "geometry-frequencies": ("plot_measured_frequencies", check_measured_frequencies),
+    "geometry-bands": ("plot_band_contributions", check_band_contributions),
+    "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
+    "context-extension": ("plot_context_extension", check_context_extension),
 }
 
 
 @cache
-def draw(name: str) -> Figure:
+def draw(name: str, lang: str = "en", theme: str = "light") -> Figure:
     """The registered figure, drawn once per session (the mutation test restores what it changes)."""
     spec = FIGURES[name]
-    return getattr(plotting, spec.function)(**spec.kwargs, lang="en", theme="light")
+    return getattr(plotting, spec.function)(**spec.kwargs, lang=lang, theme=theme)
 
 
 def test_every_registered_figure_has_a_data_check() -> None:
@@ -486,9 +815,12 @@ def test_figure_plots_the_data_it_claims(name: str) -> None:
 
 
 Mutation = tuple[str, Callable[[np.ndarray], np.ndarray]]
+Plotted = tuple[str, Callable[[], np.ndarray], Callable[[np.ndarray], None], list[Mutation]]
 NEGATED: Mutation = ("negated", np.negative)
 REVERSED: Mutation = ("reversed", lambda v: v[::-1])
 TRANSPOSED: Mutation = ("transposed", lambda v: v.T)
+SHIFTED: Mutation = ("moved by 1", lambda v: v + np.eye(len(v))[0])  # first entry + 1: an off-by-one index
+SCALED: Mutation = ("scaled by 1.1", lambda v: v * 1.1)
 
 
 def _flip_y(v: np.ndarray) -> np.ndarray:
@@ -498,13 +830,50 @@ def _flip_y(v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _arrays(fig: Figure) -> list[tuple[str, Callable[[], np.ndarray], Callable[[np.ndarray], None], list[Mutation]]]:
-    """(description, get, set, mutations) for every plotted array: each line's y and x data, each image, each
-    scatter's offsets."""
-    found: list[tuple[str, Callable[[], np.ndarray], Callable[[np.ndarray], None], list[Mutation]]] = []
+def _line_3d(line: Line3D, c: int) -> tuple[Callable[[], np.ndarray], Callable[[np.ndarray], None]]:
+    def put(v: np.ndarray) -> None:
+        data = list(line.get_data_3d())
+        data[c] = v
+        line.set_data_3d(*data)
+
+    return lambda: np.asarray(line.get_data_3d()[c], dtype=np.float64), put
+
+
+def _scatter_3d(dots: Path3DCollection, c: int) -> tuple[Callable[[], np.ndarray], Callable[[np.ndarray], None]]:
+    def put(v: np.ndarray) -> None:  # what set_3d_properties stores; matplotlib has no public setter for it
+        data = list(dots._offsets3d)
+        data[c] = v
+        dots._offsets3d = tuple(data)
+
+    return lambda: offsets_3d(dots)[c], put
+
+
+def _segments_3d(wire: Line3DCollection, c: int) -> tuple[Callable[[], np.ndarray], Callable[[np.ndarray], None]]:
+    """Coordinate ``c`` of every vertex of every segment, concatenated."""
+
+    def put(v: np.ndarray) -> None:
+        segments, start = [np.array(s, dtype=np.float64) for s in wire._segments3d], 0
+        for s in segments:
+            s[:, c] = v[start : start + len(s)]
+            start += len(s)
+        wire.set_segments(segments)
+
+    return lambda: np.concatenate([np.asarray(s, dtype=np.float64)[:, c] for s in wire._segments3d]), put
+
+
+def _arrays(fig: Figure) -> list[Plotted]:
+    """(description, get, set, mutations) for every plotted array: each line's y and x data (x, y and z of a
+    3-D line), each image, each scatter's points (x, y and z in 3-D) and their colours when they vary point by
+    point (the array a colour map turns into colours, or the RGBA rows), each coordinate of a 3-D wireframe,
+    each patch's bounds (the shaded columns of a span), each annotated point. Colour-bar ramps are not data."""
+    found: list[Plotted] = []
     for a, ax in enumerate(fig.axes):
         for n, line in enumerate(ax.get_lines()):
             what = f"axes {a}, line {n} ({line.get_label()})"
+            if isinstance(line, Line3D):  # get_xdata/get_ydata of a 3-D line hold its last 2-D projection
+                for c, coordinate in enumerate("xyz"):
+                    found.append((f"{what}, {coordinate}", *_line_3d(line, c), [NEGATED, REVERSED]))
+                continue
             found.append((f"{what}, y", lambda line=line: np.asarray(line.get_ydata(), dtype=np.float64),
                           lambda v, line=line: line.set_ydata(v), [NEGATED, REVERSED]))
             found.append((f"{what}, x", lambda line=line: np.asarray(line.get_xdata(), dtype=np.float64),
@@ -514,15 +883,42 @@ def _arrays(fig: Figure) -> list[tuple[str, Callable[[], np.ndarray], Callable[[
                           lambda image=image: np.asarray(np.ma.getdata(image.get_array()), dtype=np.float64),
                           lambda v, image=image: image.set_data(v), [NEGATED, REVERSED, TRANSPOSED]))
         for n, dots in enumerate(c for c in ax.collections if isinstance(c, PathCollection)):
-            found.append((f"axes {a}, scatter {n}", lambda dots=dots: np.array(np.ma.getdata(dots.get_offsets())),
-                          lambda v, dots=dots: dots.set_offsets(v), [("y negated", _flip_y), REVERSED]))
+            what = f"axes {a}, scatter {n}"
+            if isinstance(dots, Path3DCollection):  # its get_offsets hold a 2-D projection
+                for c, coordinate in enumerate("xyz"):
+                    found.append((f"{what}, {coordinate}", *_scatter_3d(dots, c), [NEGATED, REVERSED]))
+            else:
+                found.append((what, lambda dots=dots: np.array(np.ma.getdata(dots.get_offsets())),
+                              lambda v, dots=dots: dots.set_offsets(v), [("y negated", _flip_y), REVERSED]))
+            if dots.get_array() is not None:  # colours from a colour map
+                found.append((f"{what}, colour values",
+                              lambda dots=dots: np.asarray(np.ma.getdata(dots.get_array()), dtype=np.float64),
+                              lambda v, dots=dots: dots.set_array(v), [NEGATED, REVERSED]))
+            elif len(point_colours(dots)) > 1:  # one RGBA row per point
+                found.append((f"{what}, colours", lambda dots=dots: point_colours(dots),
+                              lambda v, dots=dots: dots.set_facecolor(v), [REVERSED]))
+        for n, wire in enumerate(c for c in ax.collections if isinstance(c, Line3DCollection)):
+            # a torus is symmetric under negation and reversal of its vertices: stretch one coordinate instead
+            for c, coordinate in enumerate("xyz"):
+                found.append((f"axes {a}, wireframe {n}, {coordinate}", *_segments_3d(wire, c), [SCALED]))
+        for n, patch in enumerate(ax.patches):
+            assert isinstance(patch, Rectangle), f"axes {a}: teach _arrays the patch {patch!r}"
+            found.append((f"axes {a}, patch {n}",
+                          lambda patch=patch: np.array(patch.get_bbox().bounds, dtype=np.float64),
+                          lambda v, patch=patch: patch.set_bounds(*v), [NEGATED, REVERSED, SHIFTED]))
+        for n, note in enumerate(t for t in ax.texts if isinstance(t, Annotation)):
+            found.append((f"axes {a}, annotated point {n} ({note.get_text()!r})",
+                          lambda note=note: np.array(note.xy, dtype=np.float64),
+                          lambda v, note=note: setattr(note, "xy", tuple(v)), [NEGATED, REVERSED, SHIFTED]))
     return found
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_every_plotted_array_is_checked(name: str) -> None:
-    """Negate each plotted array (a curve's y or x, an image, the y of scatter points), reverse it, transpose
-    an image: each change must make the checker fail, and the restored figure must pass again."""
+    """Negate each plotted array (a curve's y or x, each coordinate of a 3-D curve or scatter, an image, the y
+    of scatter points, colour values, a span's bounds, an annotated point), reverse it, transpose an image, move
+    a span or an annotated point by one, stretch a wireframe: each change must make the checker fail, and the
+    restored figure must pass again."""
     fig = draw(name)
     check = CHECKS[name][1]
     kwargs = FIGURES[name].kwargs
@@ -546,6 +942,17 @@ def test_every_plotted_array_is_checked(name: str) -> None:
     assert missed == [], f"{name}: the checker does not notice: {missed}"
     assert mutated >= 2
     check(fig, **kwargs)  # restored: passes again
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_the_chinese_dark_figure_plots_the_same_data(name: str) -> None:
+    """The checkers read the English light figure; the page shows four variants. The Chinese dark one (both
+    the language and the theme changed) must hold the same arrays, in the same order: every array
+    ``_arrays`` finds, bit for bit."""
+    shown, checked = _arrays(draw(name, "zh", "dark")), _arrays(draw(name))
+    assert len(shown) == len(checked)
+    for (what, get, _, _), (_, expected, _, _) in zip(shown, checked, strict=True):
+        assert np.array_equal(get(), expected(), equal_nan=True), f"{name}, zh/dark: {what}"
 
 
 def test_binary_figure_shows_the_columns_the_page_names() -> None:

@@ -86,3 +86,17 @@ def test_spell_check_finds_a_typo(tmp_path: Path) -> None:
         text=True,
     )
     assert result.returncode != 0 and f"{typo} ==> separate" in result.stdout, result.stdout + result.stderr
+
+
+def test_no_merge_conflict_markers() -> None:
+    """A merge committed half-resolved would build: `<<<<<<<` renders as text on a page."""
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    found = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in {".md", ".py", ".yml", ".yaml", ".toml", ".html", ".js", ".css", ".ipynb", ".txt"}:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
+                found.append(f"{name}:{n}")
+    assert found == [], found

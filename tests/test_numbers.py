@@ -44,6 +44,7 @@ def found(text: str) -> list[tuple[str, float]]:
         ("1e-3–2e-3, 3.0e-8", [("1e-3", 1e-3), ("2e-3", 2e-3), ("3.0e-8", 3e-8)]),
         ("前 1024 行，约 6 万个位置", [("1024", 1024), ("6 万", 60000)]),
         ("$-9.2$ (1/16)", [("9.2", 9.2), ("16", 16)]),
+        ("every 474th position of a d = 768 table 19.6 long", [("474", 474), ("768", 768), ("19.6", 19.6)]),
         # names, references and structure are not quantities
         ("float32, bfloat16, d2l, GPT-2, T5, seed 002, issue 1778, #137774", []),
         ("Vaswani et al., 2017; Press et al. 2022; 第 3.5 节; Table 3; §3.5", []),

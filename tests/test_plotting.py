@@ -14,15 +14,20 @@ from matplotlib.figure import Figure
 from pe_docs import plotting
 from pe_docs.plotting import (
     _style,
+    plot_band_contributions,
     plot_binary_vs_sinusoid,
     plot_dtype_error,
+    plot_encoding_curve,
     plot_frequency_ulps,
     plot_heatmap,
     plot_log_trick_error,
+    plot_measured_frequencies,
     plot_neighbour_similarity,
     plot_position_scores,
+    plot_principal_components,
     plot_rotating_pairs,
     plot_scales,
+    plot_similarity_matrix,
     plot_singular_values,
     plot_transform_matrices,
     plot_waveforms,
@@ -32,9 +37,24 @@ from pe_docs.plotting import (
 PLOTS = [getattr(plotting, name) for name in plotting.__all__ if name.startswith("plot_")]
 
 
+def _defined_plot_functions() -> set[str]:
+    """Every public ``plot_*`` function defined in a module of the pe_docs.plotting package."""
+    import importlib
+    import pkgutil
+
+    names = set()
+    for info in pkgutil.iter_modules(plotting.__path__):
+        module = importlib.import_module(f"{plotting.__name__}.{info.name}")
+        names |= {
+            name for name, obj in vars(module).items()
+            if name.startswith("plot_") and inspect.isfunction(obj) and obj.__module__ == module.__name__
+        }
+    return names
+
+
 def test_exports_are_the_figures_and_the_allowed_values() -> None:
     assert set(plotting.__all__) == {"LANGS", "THEMES"} | {f.__name__ for f in PLOTS}
-    assert len(PLOTS) == 13
+    assert {f.__name__ for f in PLOTS} == _defined_plot_functions()  # every figure function is exported
     for helper in ("text", "themed", "cjk_family"):
         assert helper not in plotting.__all__
         assert not hasattr(plotting, helper)
@@ -114,6 +134,17 @@ def test_new_figure_returns_a_bare_figure_and_axes() -> None:
         (plot_position_scores, {"seed": -1}, ValueError, "seed must be >= 0, got -1"),
         (plot_dtype_error, {"max_position": 5}, ValueError, "max_position must be >= 10, got 5"),
         (plot_log_trick_error, {"per_decade": 1.5}, TypeError, "per_decade must be an integer"),
+        (plot_encoding_curve, {"pairs": (1,)}, ValueError, "pairs must hold exactly two pair indices"),
+        (plot_encoding_curve, {"pairs": (1, 256)}, ValueError, "pairs must be < d_model / 2 = 256, got 256"),
+        (plot_encoding_curve, {"positions": 1}, ValueError, "positions must be >= 2, got 1"),
+        (plot_principal_components, {"lengths": (100, 2)}, ValueError, "lengths[1] must be >= 3, got 2"),
+        (plot_principal_components, {"n_shown": 1}, ValueError, "n_shown must be >= 2, got 1"),
+        (plot_similarity_matrix, {"d_models": (64, 7)}, ValueError, "d_models[1] must be even"),
+        (plot_similarity_matrix, {"positions": 1}, ValueError, "positions must be >= 2, got 1"),
+        (plot_measured_frequencies, {"n_positions": 3}, ValueError, "n_positions must be >= 4, got 3"),
+        (plot_measured_frequencies, {"base": 0.5}, ValueError, "base must be >= 1"),
+        (plot_band_contributions, {"n_bands": 300}, ValueError, "n_bands must be <= d_model / 2 = 256"),
+        (plot_band_contributions, {"max_k": 1}, ValueError, "max_k must be >= 2, got 1"),
     ],
 )
 def test_bad_arguments_name_the_argument(fn, kwargs, error, message) -> None:
@@ -152,3 +183,11 @@ def test_wavelength_limit_note_follows_the_base(base, note) -> None:
         limit = 2 * torch.pi * base
         low, high = fig.axes[0].get_ylim()
         assert low < limit < high
+
+
+def test_thousands_are_grouped_as_each_language_writes_them() -> None:
+    assert _style.grouped("en", 62831.853) == "62,832"
+    assert _style.grouped("zh", 62831.853) == "62\u2009832"
+    assert _style.grouped("zh", 6.2831, 1) == "6.3"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        _style.grouped("fr", 1.0)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import relative_transform, sinusoidal_table
+from pe_docs import relative_transform, rope_rotate, sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
 
 
@@ -154,3 +154,12 @@ def test_large_and_negative_k_accepted():
     T = relative_transform(-(10**9), 4)
     assert torch.isfinite(T).all()
     assert torch.allclose(T @ T.T, torch.eye(4, dtype=torch.float64), atol=1e-15)
+
+
+@pytest.mark.parametrize("m", [0, 1, -3, 4095])
+def test_rope_rotation_is_the_transform_of_minus_m(m):
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(1, 16, dtype=torch.float64, generator=g)
+    torch.testing.assert_close(
+        rope_rotate(x, torch.tensor([m]))[0], relative_transform(-m, 16) @ x[0], rtol=0, atol=1e-13
+    )

@@ -1,9 +1,10 @@
 """Two builds of the same commit are byte-identical, apart from dates.
 
 Each build runs ``python -m site_tools.site build`` (the recipe of ``make site``) in its own scratch copy of the
-repository with its own empty cache (``PE_DOCS_CACHE``), so both draw every figure and execute every notebook:
-nothing is shared between them but the sources. Every file of both sites is compared; gzip files by their
-content (their header holds the time they were written); the only differences allowed are dates.
+repository with its own empty cache (``PE_DOCS_CACHE``), so both draw every figure, execute every notebook page and
+generate every chapter's notebook (``notebooks/<page>.ipynb``, ``site_tools.notebooks``): nothing is shared between
+them but the sources. Every file of both sites is compared; gzip files by their content (their header holds the
+time they were written); the only differences allowed are dates.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from conftest import make_scratch_repo
+
+from site_tools import notebooks, pages
 
 pytestmark = pytest.mark.site
 
@@ -71,5 +74,11 @@ def test_two_cold_builds_are_identical_apart_from_dates(tmp_path: Path) -> None:
     files = sorted(p.relative_to(first).as_posix() for p in first.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(second).as_posix() for p in second.rglob("*") if p.is_file())
     assert len(files) > 100
+    generated = {  # every chapter's notebook, in both languages, is among the files compared
+        (f"{lang}/" if lang != "en" else "") + notebooks.notebook_uri(name)
+        for lang in pages.LANGS
+        for name in notebooks.chapters(lang)
+    }
+    assert len(generated) >= 2 * len(pages.LANGS) and generated <= set(files), sorted(generated - set(files))
     differ = [name for name in files if content(first / name) != content(second / name)]
     assert differ == [], f"{len(differ)} files differ between two builds, e.g. {differ[:10]}"

@@ -147,3 +147,171 @@ def test_no_line_break_between_chinese_characters(site_dir: Path) -> None:
         if cjk.wide_line_breaks(article):
             found[name] = cjk.wide_line_breaks(article)[:3]
     assert found == {}, found
+
+
+# --- publishing: addresses, head links, reader conveniences, page weight ------------------------------------------
+
+REPOSITORY = "https://github.com/pe-docs/pe-docs"
+MAX_PAGE_BYTES = 300_000
+
+
+def lang_base(site_base: str, lang: str) -> str:
+    return site_base if lang == "en" else f"{site_base}{lang}/"
+
+
+def page_html(site_dir: Path, lang: str, url: str) -> str:
+    prefix = site_dir if lang == "en" else site_dir / lang
+    return (prefix / url / "index.html").read_text(encoding="utf-8")
+
+
+class _HeadLinks(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[dict[str, str | None]] = []
+        self.in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "head":
+            self.in_head = True
+        elif tag == "link" and self.in_head:
+            self.links.append(dict(attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self.in_head = False
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_head_names_the_canonical_address_and_the_twin_in_each_language(
+    site_dir: Path, site_base: str, lang: str
+) -> None:
+    for url in sorted(page_urls(lang)):
+        parser = _HeadLinks()
+        parser.feed(page_html(site_dir, lang, url))
+        canonical = [link["href"] for link in parser.links if link.get("rel") == "canonical"]
+        hreflang = [(link["hreflang"], link["href"]) for link in parser.links if link.get("hreflang")]
+        assert canonical == [lang_base(site_base, lang) + url], (lang, url)
+        assert sorted(hreflang) == sorted(
+            [(other, lang_base(site_base, other) + url) for other in pages.LANGS] + [("x-default", site_base + url)]
+        ), (lang, url)
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_sitemap_lists_every_page_at_its_public_address(site_dir: Path, site_base: str, lang: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    path = (site_dir if lang == "en" else site_dir / lang) / "sitemap.xml"
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [loc.text for loc in ET.parse(path).getroot().findall("s:url/s:loc", ns)]
+    assert sorted(locs) == sorted(lang_base(site_base, lang) + url for url in page_urls(lang))
+
+
+def test_404_page_loads_its_assets_under_the_sub_path(site_dir: Path, site_base: str) -> None:
+    from urllib.parse import urlsplit
+
+    root = urlsplit(site_base).path  # /pe-docs-test/
+    parser = _Refs()
+    html = (site_dir / "404.html").read_text(encoding="utf-8")
+    parser.feed(html)
+    local = [value for tag, attr, value in parser.refs if not value.startswith(("data:", "#"))]
+    assert local and all(value.startswith(root) for value in local), [v for v in local if not v.startswith(root)]
+    assert f'href="{root}"' in html and f'href="{root}zh/"' in html and "页面未找到" in html
+
+
+def _action_links(html: str) -> dict[str, str]:
+    """The page's "Edit this page" (rel=edit) and "View source" (the raw file) buttons."""
+    buttons = re.findall(r'<a href="([^"]+)" title="[^"]*" class="md-content__button md-icon"( rel="edit")?', html)
+    return {("edit" if rel else "view"): href for href, rel in buttons}
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_every_page_links_its_own_source_file(site_dir: Path, lang: str) -> None:
+    for name in pages.pages(lang):
+        stem = name.rsplit(".", 1)[0]
+        html = page_html(site_dir, lang, "" if stem == "index" else f"{stem}/")
+        assert _action_links(html) == {
+            "edit": f"{REPOSITORY}/edit/main/docs/{lang}/{name}",
+            "view": f"{REPOSITORY}/raw/main/docs/{lang}/{name}",
+        }, name
+        assert 'data-md-component="source"' not in html  # no repository widget (it would call api.github.com)
+
+
+@pytest.mark.parametrize(
+    ("lang", "url", "source"),
+    [("en", "formula/", "formula.md"), ("zh", "formula/", "formula.md"), ("zh", "walkthrough/", "walkthrough.ipynb")],
+)
+def test_edit_and_view_source_urls(site_dir: Path, lang: str, url: str, source: str) -> None:
+    links = _action_links(page_html(site_dir, lang, url))
+    assert links["edit"] == f"https://github.com/pe-docs/pe-docs/edit/main/docs/{lang}/{source}"
+    assert links["view"] == f"https://github.com/pe-docs/pe-docs/raw/main/docs/{lang}/{source}"
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_last_update_is_the_git_date_in_the_page_language(site_dir: Path, lang: str) -> None:
+    import datetime as dt
+    import subprocess
+
+    from babel.dates import format_date
+
+    root = Path(__file__).resolve().parent.parent
+    title = {"en": "Last update", "zh": "最后更新"}[lang]
+    for name in pages.pages(lang):
+        stem = name.rsplit(".", 1)[0]
+        html = page_html(site_dir, lang, "" if stem == "index" else f"{stem}/")
+        shown = re.findall(r'git-revision-date-localized-plugin-date" title="[^"]*">([^<]+)</span>', html)
+        stamp = subprocess.run(
+            ["git", "log", "-1", "--format=%at", "--", f"docs/{lang}/{name}"],
+            cwd=root, capture_output=True, text=True, check=True,
+        ).stdout.strip()
+        if stamp:
+            days = [dt.datetime.fromtimestamp(int(stamp), dt.UTC).date()]
+        else:  # not committed yet: the plugin shows the build date
+            today = dt.datetime.now(dt.UTC).date()
+            days = [today, today - dt.timedelta(days=1)]
+        assert len(shown) == 1 and shown[0] in {format_date(d, format="long", locale=lang) for d in days}, (name, shown)
+        assert f'title="{title}"' in html
+
+
+def test_pages_stay_light(site_dir: Path) -> None:
+    sizes = sorted(
+        ((p.stat().st_size, p.relative_to(site_dir).as_posix()) for p in site_dir.rglob("*.html")), reverse=True
+    )
+    print("\nlargest pages:", ", ".join(f"{rel} {size / 1000:.0f} KB" for size, rel in sizes[:4]))
+    assert [rel for size, rel in sizes if size > MAX_PAGE_BYTES] == []
+
+
+def test_no_source_maps_are_shipped(site_dir: Path) -> None:
+    assert list(site_dir.rglob("*.map")) == []
+    with_comment = [
+        p.relative_to(site_dir).as_posix()
+        for p in [*site_dir.rglob("*.js"), *site_dir.rglob("*.css")]
+        if "sourceMappingURL=" in p.read_text(encoding="utf-8", errors="replace")[-300:]
+    ]
+    assert with_comment == []
+
+
+def test_notebook_theme_css_is_one_cached_file(site_dir: Path) -> None:
+    from site_tools.publish import STYLE_MARKER, STYLES_DIR
+
+    linked = set()
+    for prefix in ("", "zh/"):
+        html = (site_dir / prefix / "walkthrough/index.html").read_text(encoding="utf-8")
+        inline = re.findall(r"<style[^>]*>(.*?)</style>", html, re.S)
+        assert not [css for css in inline if STYLE_MARKER in css]
+        hrefs = re.findall(rf'<link rel="stylesheet" href="\.\./({STYLES_DIR}/[0-9a-f]+\.css)">', html)
+        assert hrefs, "the notebook page links its stylesheet"
+        for href in hrefs:
+            assert STYLE_MARKER in (site_dir / prefix / href).read_text(encoding="utf-8")
+            linked.add(href)
+    assert max((site_dir / href).stat().st_size for href in linked) > 100_000  # the big JupyterLab theme
+
+
+def test_figures_open_in_a_self_hosted_lightbox(site_dir: Path) -> None:
+    for prefix in ("", "zh/"):
+        for rel in ("assets/javascripts/glightbox.min.js", "assets/stylesheets/glightbox.min.css"):
+            assert (site_dir / prefix / rel).is_file()
+        html = (site_dir / prefix / "formula/index.html").read_text(encoding="utf-8")
+        anchors = re.findall(r'<a class="glightbox"[^>]*href="([^"]+)"[^>]*data-gallery="(\w+)"', html)
+        assert anchors
+        for href, gallery in anchors:  # each variant in its own scheme's gallery
+            assert href.endswith(f"#only-{gallery}"), (href, gallery)

@@ -14,9 +14,17 @@ without one a ``RuntimeError`` says what to install.
 
 from pe_docs.plotting._style import LANGS, THEMES
 from pe_docs.plotting.dtypes import plot_dtype_error
+from pe_docs.plotting.geometry import (
+    plot_band_contributions,
+    plot_encoding_curve,
+    plot_measured_frequencies,
+    plot_principal_components,
+    plot_similarity_matrix,
+)
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
+from pe_docs.plotting.relative_schemes import plot_context_extension, plot_t5_buckets
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
@@ -28,16 +36,23 @@ from pe_docs.plotting.wavelength import (
 __all__ = [
     "LANGS",
     "THEMES",
+    "plot_band_contributions",
     "plot_binary_vs_sinusoid",
+    "plot_context_extension",
     "plot_dtype_error",
+    "plot_encoding_curve",
     "plot_frequency_ulps",
     "plot_heatmap",
     "plot_log_trick_error",
+    "plot_measured_frequencies",
     "plot_neighbour_similarity",
     "plot_position_scores",
+    "plot_principal_components",
     "plot_rotating_pairs",
     "plot_scales",
+    "plot_similarity_matrix",
     "plot_singular_values",
+    "plot_t5_buckets",
     "plot_transform_matrices",
     "plot_waveforms",
     "plot_wavelengths",

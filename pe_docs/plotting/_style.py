@@ -108,6 +108,17 @@ def text(lang: Lang, *, en: str, zh: str) -> str:
     return zh if check_lang(lang) == "zh" else en
 
 
+def grouped(lang: Lang, value: float, decimals: int = 0) -> str:
+    """``value`` with thousands grouped as each language's text writes them: ``62,832`` in English figures,
+    ``62 832`` (a thin space) in Chinese ones, as on the site's Chinese pages.
+
+    Raises:
+        ValueError: ``lang`` is not one of ``LANGS``.
+    """
+    out = f"{value:,.{decimals}f}"
+    return out.replace(",", "\u2009") if check_lang(lang) == "zh" else out
+
+
 def _find_cjk_font() -> str | None:
     for path in _CJK_PATHS:
         if Path(path).is_file():

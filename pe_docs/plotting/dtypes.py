@@ -9,16 +9,23 @@ from pe_docs._checks import check_d_model, check_int
 from pe_docs.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
 from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
 
-# "-exact"/"-cast" recipes are the float64 table rounded once to the dtype (pe_docs.numerics.exact_rows), not
+# The "-cast" recipes are the float64 table cast to the dtype (pe_docs.numerics.exact_rows; PyTorch goes through
+# float32 for bfloat16 and float16, so those are rounded twice), not
 # the output of pe_docs.sinusoidal_table: its float32 table is built by the relative transform, with entries
 # within 2.5e-7 of the true values but not equal to the once-rounded ones.
 _LABELS = {
     "float32-phase": ("float32, phase in float32 (tutorials)", "float32，相位用 float32 算（常见教程）"),
-    "float32-exact": ("float32, phase in float64 (rounded once)", "float32，相位在 float64 中计算（只舍入一次）"),
+    "float32-cast": ("float32, phase in float64 (rounded once)", "float32，相位在 float64 中计算（只舍入一次）"),
     "bfloat16-recomputed": ("bfloat16, recomputed in bfloat16", "bfloat16，在 bfloat16 中重算"),
     "float16-recomputed": ("float16, recomputed in float16", "float16，在 float16 中重算"),
-    "bfloat16-cast": ("bfloat16, float64 table rounded once", "bfloat16，由 float64 表只舍入一次"),
-    "float16-cast": ("float16, float64 table rounded once", "float16，由 float64 表只舍入一次"),
+    "bfloat16-cast": (
+        "bfloat16, float64 table rounded once to float32, then to bfloat16",
+        "bfloat16，float64 表只舍入一次成 float32，再转成 bfloat16",
+    ),
+    "float16-cast": (
+        "float16, float64 table rounded once to float32, then to float16",
+        "float16，float64 表只舍入一次成 float32，再转成 float16",
+    ),
 }
 
 
@@ -29,7 +36,7 @@ def plot_dtype_error(
 
     Errors against the float64 table are evaluated at log-spaced positions
     (``pe_docs.dtypes.log_spaced_positions``, 60 per decade); where float16 phases overflow the curve
-    ends (NaN), marked with a cross. The dashed curves are the float64 table rounded once to the dtype
+    ends (NaN), marked with a cross. The dashed curves are the float64 table cast to the dtype
     (``pe_docs.numerics.exact_rows`` cast). ``pe_docs.sinusoidal_table``'s own float32 table is built
     by the relative transform instead: its entries are within ``2.5e-7`` of the true values, not equal to the
     once-rounded ones plotted here. Errors below ``1e-9`` are drawn at ``1e-9``.
@@ -62,7 +69,7 @@ def plot_dtype_error(
         for recipe in RECIPES:
             err = running_max(recipe_error(recipe, positions, d_model))
             label = text(lang, en=_LABELS[recipe][0], zh=_LABELS[recipe][1])
-            style = "--" if recipe.endswith("-cast") or recipe == "float32-exact" else "-"
+            style = "--" if recipe.endswith("-cast") else "-"
             (line,) = ax.plot(
                 positions.numpy(), err.clamp_min(1e-9).numpy(), style, label=label, linewidth=1.6
             )

@@ -13,7 +13,7 @@ from pe_docs._checks import check_base, check_d_model, check_int
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import wavelengths
 from pe_docs.numerics import exact_rows
-from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, grouped, new_figure, text, themed
 from pe_docs.similarity import binary_code, first_negative, first_rise, neighbour_similarity
 
 MAX_BITS = 12
@@ -65,14 +65,14 @@ def plot_wavelengths(
         for k, dy in ((0, 10), (d // 2 - 1, -16)) if d > 2 else ((0, 10),):
             value = lam[k].item()
             ax.plot([k], [value], "o", markersize=6, color=ax.lines[0].get_color())
-            label = f"λ_{k} = {value:,.1f}" if k == 0 or value < 100 else f"λ_{k} = {value:,.0f}"
+            label = f"λ_{k} = {grouped(lang, value, 1 if k == 0 or value < 100 else 0)}"
             ax.annotate(label, xy=(k, value), xytext=(-40 if k else 6, dy), textcoords="offset points",
                         fontsize=9, ha="right" if k else "left")
         shown = [lam.min().item(), lam.max().item()]
         if base != 1:
             upper = base > 1
             ax.axhline(limit, linestyle="--", linewidth=1.0, color="0.5")
-            value = f"{limit:,.0f}" if limit >= 100 else f"{limit:.3g}"
+            value = grouped(lang, limit) if limit >= 100 else f"{limit:.3g}"
             ax.annotate(
                 text(lang, en=f"2π·base = {value} ({'upper' if upper else 'lower'} limit, never reached)",
                      zh=f"2π·base = {value}（{'上' if upper else '下'}界，取不到）"),
@@ -85,7 +85,7 @@ def plot_wavelengths(
         ax.set_xlabel(text(lang, en="frequency index  i  (columns 2i and 2i+1)",
                            zh="频率序号  i（第 2i、2i+1 列）"))
         ax.set_ylabel(text(lang, en="wavelength λ_i (positions)", zh="波长 λ_i（位置数）"))
-        ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长构成一架等比的梯子"))
+        ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长按等比数列增长"))
         ax.legend(loc="center right", fontsize=9)
     return fig
 
@@ -148,14 +148,14 @@ def plot_scales(
                                      (axes[1], far, far_pos, high_dims)):
             for j in dims:
                 ax.plot(pos.numpy(), table[:, j].numpy(), linewidth=1.4,
-                        label=f"j = {j}, λ ≈ {lam[j // 2].item():,.0f}")
+                        label=f"j = {j}, λ ≈ {grouped(lang, lam[j // 2].item())}")
             ax.set_ylim(-1.15, 2.1)
             ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
             ax.legend(loc="upper center", fontsize=8, ncols=1)
         axes[1].xaxis.set_major_locator(MaxNLocator(4))
         axes[0].set_ylabel("PE[p, j]")
         axes[0].set_title(text(lang, en=f"Low dimensions, p < {short}", zh=f"低维，p < {short}"), fontsize=10)
-        axes[1].set_title(text(lang, en=f"High dimensions, p < {long:,}", zh=f"高维，p < {long:,}"),
+        axes[1].set_title(text(lang, en=f"High dimensions, p < {long:,}", zh=f"高维，p < {grouped(lang, long)}"),
                           fontsize=10)
     return fig
 

@@ -1,0 +1,578 @@
+"""Every chapter as a Jupyter notebook in its own language, generated from the page at build time.
+
+A *chapter* is a Markdown page with at least one python block whose front matter does not say
+``notebook: false`` (the home page opts out). Its notebook, ``notebooks/<page>.ipynb`` on the site of the page's
+language, holds:
+
+1. a Markdown cell saying where the notebook comes from and how to install ``pe_docs`` (from the repository
+   named by ``extra.repository`` in mkdocs.yml);
+2. the page, in order: its prose as Markdown cells and every python block as a code cell, also the blocks inside
+   admonitions and content tabs. A block continued with ``<!--pytest-codeblocks:cont-->`` is simply the next
+   cell (a notebook has one namespace).
+
+What a notebook cannot show as the page does is converted:
+
+- an admonition (``!!! warning "Title"``, ``??? note``) becomes a blockquote with its title in bold; its code
+  blocks become code cells in place and the quote resumes after them;
+- a content tab (``=== "Title"``) becomes its title in bold followed by the tab's content;
+- ``<!--pytest-codeblocks:expected-output-->`` and its fence become a Markdown cell "Expected output" right
+  after the code cell;
+- a figure (``![alt](figures/NAME.light.svg#only-light)`` and its ``#only-dark`` twin) becomes one code cell
+  that draws it with the ``pe_docs.plotting`` function and arguments registered in ``site_tools.figures``, with
+  the page's language: it runs wherever ``pe_docs[plot]`` is installed, offline, and shows what the page shows;
+- a link to another page of the site (``[x](relative.md#anchor)``) or to an anchor of this page becomes an
+  absolute link to the public site when ``site_url`` is configured, else its text;
+- HTML comments are dropped; math (``$…$``, ``$$…$$``) is kept, since Jupyter renders it; a line break between
+  two Chinese characters is removed, as the build does for the pages (renderers show it as a space).
+
+Why figures are code: the same function and arguments as the build give the same figure, drawn offline and
+checked by the notebook tests; embedding the build's SVG would add 40–210 KB per figure and hide how it is
+made, and linking the site's SVG would need the network and ``site_url``. The price: matplotlib (the ``plot``
+extra) and, for Chinese labels, a CJK font, which the Chinese first cell names.
+
+Why ``notebooks/<page>.ipynb``: one folder per language site, a URL that does not depend on
+``use_directory_urls``, a downloaded file named after its chapter, and no clash with mkdocs-jupyter's copy of a
+hand-written notebook next to its page (``walkthrough/walkthrough.ipynb``). The hook adds the files from memory
+(``File.generated(content=…)``): mkdocs-jupyter turns only files with a source path into pages, so these stay
+plain downloads whatever the order of the ``on_files`` events.
+
+The output is deterministic (numbered cell ids, sorted keys): two builds of one commit give identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+import nbformat
+from mkdocs.structure.files import File
+from mkdocs.utils.meta import get_data
+
+from site_tools import cjk, pages
+from site_tools.figures import FIGURES
+
+NOTEBOOK_DIR = "notebooks"
+PACKAGE = "pe-docs[plot]"
+
+# The texts a notebook adds to the page, per language.
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": (
+            "This notebook is generated from {chapter} of {site}: the page's text, and its code unchanged"
+            "{figures}.\n\n"
+            "It needs the `pe_docs` package (and matplotlib for the figures) from [the project's repository]"
+            "({repository}). Install it into the environment of this notebook's kernel, from a terminal:\n\n"
+            "```bash\n{install}\n```\n\n"
+            "or from a cell of this notebook: `%pip install {install_arg}`. Then run the cells from top to bottom; "
+            "nothing else from the repository is needed."
+        ),
+        "chapter_link": "the chapter [{title}]({url})",
+        "chapter_text": "the chapter “{title}”",
+        "site": "*{name}*",
+        "figures": ", plus a cell that draws each figure",
+        "cjk_font": "",
+        "expected": "Expected output:",
+        "white": "readable in light and dark notebook themes",
+    },
+    "zh": {
+        "intro": (
+            "本 Notebook 由{site}的{chapter}生成：文字取自页面，代码与页面完全相同{figures}。\n\n"
+            "运行前需要安装 `pe_docs` 包（画图还需要 matplotlib），它在[项目仓库]({repository})里。"
+            "请把它装进这个 Notebook 的内核所用的环境，可以在终端里运行：\n\n"
+            "```bash\n{install}\n```\n\n"
+            "也可以在 Notebook 的单元格里运行 `%pip install {install_arg}`。装好后从上到下依次运行各单元格即可，"
+            "不需要仓库里的其他文件。{cjk_font}"
+        ),
+        "chapter_link": "[“{title}”]({url})一章",
+        "chapter_text": "“{title}”一章",
+        "site": "“{name}”",
+        "figures": "，另加画出每幅图的单元格",
+        "cjk_font": (
+            "图中的中文标签需要系统里装有中文字体，例如在 Debian/Ubuntu 上运行 "
+            "`sudo apt-get install fonts-wqy-microhei`。"
+        ),
+        "expected": "预期输出：",
+        "white": "浅色和深色的 Notebook 主题下都看得清",
+    },
+}
+
+# Material's admonition types (and their aliases) -> the sign shown before the title in the notebook.
+_SIGNS = {
+    **dict.fromkeys(("note", "abstract", "summary", "tldr", "info", "todo"), "ℹ️"),
+    **dict.fromkeys(("tip", "hint", "important"), "💡"),
+    **dict.fromkeys(("success", "check", "done"), "✅"),
+    **dict.fromkeys(("question", "help", "faq"), "❓"),
+    **dict.fromkeys(("warning", "caution", "attention"), "⚠️"),
+    **dict.fromkeys(("failure", "fail", "missing"), "❌"),
+    **dict.fromkeys(("danger", "error"), "⛔"),
+    "bug": "🐞",
+    "example": "🧪",
+    **dict.fromkeys(("quote", "cite"), "💬"),
+}
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<tick>`{3,}|~{3,})(?P<info>.*)$")
+_MARKER = re.compile(r"^<!--[-\s]*pytest-codeblocks:(?P<keyword>.*?)[-\s]*-->$")
+_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?:[ \t]+[\w-]+)*(?:[ \t]+"(?P<title>.*)")?[ \t]*$')
+_TAB = re.compile(r'^===\+?[ \t]+"(?P<title>.*)"[ \t]*$')
+_FIGURE = re.compile(
+    r"^!\[(?P<alt>[^\]]*)\]\((?:\./)?figures/(?P<name>[\w.-]+?)\.(?:light|dark)\.svg(?:#only-(?:light|dark))?\)$"
+)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# Spans left alone by link rewriting and line joining: inline code, display and inline math.
+_PROTECTED = re.compile(r"(`+).+?\1|\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+_LINK = re.compile(
+    r"(?P<bang>!?)\[(?P<text>(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]"
+    r"\((?P<target>[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\)"
+)
+_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_HEADING_ATTRS = re.compile(r"^(#{1,6}[ \t].*?)[ \t]*\{[ \t]*[:#.][^}]*\}[ \t]*$")
+_H1 = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
+
+
+# --- the page as a list of items --------------------------------------------------------------------------
+
+
+@dataclass
+class Prose:
+    """Markdown text, as written (relative to its container)."""
+
+    lines: list[str]
+
+
+@dataclass
+class Verbatim:
+    """A fence that does not run (``text``, ``bash``, …): kept as Markdown, untouched."""
+
+    lines: list[str]
+
+
+@dataclass
+class Code:
+    """A python block: a code cell. ``cont``: the page continues the previous block with it."""
+
+    code: str
+    cont: bool
+
+
+@dataclass
+class Expected:
+    """The expected output of the python block before it."""
+
+    text: str
+
+
+@dataclass
+class Figure:
+    """A registered build-time figure (both themes): a code cell that draws it."""
+
+    name: str
+    alt: str
+
+
+@dataclass
+class Box:
+    """An admonition (``kind="admonition"``) or a content tab (``kind="tab"``) and what it contains."""
+
+    kind: str
+    type: str
+    title: str | None
+    items: list[Item]
+
+
+Item = Prose | Verbatim | Code | Expected | Figure | Box
+
+
+def parse(markdown: str) -> list[Item]:
+    """A page's Markdown (without front matter) as items, admonitions and tabs nested."""
+    return _parse(markdown.splitlines())
+
+
+def _parse(lines: list[str]) -> list[Item]:
+    items: list[Item] = []
+    prose: list[str] = []
+    marker = ""  # as for pytest-codeblocks, a marker applies to the next fence
+
+    def flush() -> None:
+        if any(line.strip() for line in prose):
+            items.append(Prose(prose.copy()))
+        prose.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if m := _MARKER.match(stripped):
+            marker = m.group("keyword").strip()
+            i += 1
+            continue
+        if stripped.startswith("<!--"):  # any other comment, possibly over several lines: dropped
+            j = i
+            while j < len(lines) - 1 and "-->" not in lines[j]:
+                j += 1
+            rest = lines[j].split("-->", 1)[1] if "-->" in lines[j] else ""
+            if rest.strip():
+                prose.append(rest)
+            i = j + 1
+            continue
+        if m := _FENCE.match(line):
+            indent, tick, info = m.group("indent"), m.group("tick"), m.group("info").strip()
+            closer = re.compile(rf"^[ \t]*{re.escape(tick[0])}{{{len(tick)},}}[ \t]*$")
+            j = i + 1
+            while j < len(lines) and not closer.match(lines[j]):
+                j += 1
+            body = [b[len(indent) :] if b.startswith(indent) else b.lstrip() for b in lines[i + 1 : j]]
+            if tick[0] == "`" and info == "python":
+                flush()
+                items.append(Code("\n".join(body), cont=marker == "cont"))
+            elif marker.startswith("expected-output"):
+                flush()
+                items.append(Expected("\n".join(body)))
+            else:
+                flush()
+                items.append(Verbatim(lines[i : j + 1]))
+            marker = ""
+            i = j + 1
+            continue
+        box = _ADMONITION.match(line) or _TAB.match(line)
+        if box:
+            flush()
+            body, i = _indented_block(lines, i + 1)
+            if box.re is _TAB:
+                items.append(Box("tab", "tab", box.group("title"), _parse(body)))
+            else:
+                kind = box.group("type").lower()
+                title = box.group("title")
+                items.append(Box("admonition", kind, kind.capitalize() if title is None else title, _parse(body)))
+            continue
+        if m := _FIGURE.match(stripped):
+            flush()
+            name = m.group("name")
+            if name not in FIGURES:
+                raise ValueError(f"figure {name!r} is not registered in site_tools/figures.py")
+            if not (items and isinstance(items[-1], Figure) and items[-1].name == name):  # light + dark: one cell
+                items.append(Figure(name, m.group("alt")))
+            i += 1
+            continue
+        prose.append(line)
+        i += 1
+    flush()
+    return items
+
+
+def _indented_block(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The body of an admonition or tab starting at ``start``: lines indented by 4 (or a tab), or blank."""
+    j = start
+    while j < len(lines) and (not lines[j].strip() or lines[j].startswith(("    ", "\t"))):
+        j += 1
+    end = j
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    body = [b[4:] if b.startswith("    ") else b[1:] if b.startswith("\t") else "" for b in lines[start:end]]
+    return body, j
+
+
+def walk(items: list[Item]) -> Iterator[Item]:
+    """Every item, depth first, in page order."""
+    for item in items:
+        yield item
+        if isinstance(item, Box):
+            yield from walk(item.items)
+
+
+# --- the site ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a notebook needs to know about the site of its language."""
+
+    lang: str
+    name: str
+    repository: str
+    site_url: str | None = None
+    use_directory_urls: bool = True
+
+    @classmethod
+    def from_config(cls, config: Any) -> Site:
+        """From a loaded MkDocs config (``mkdocs.yml`` or ``mkdocs.zh.yml``).
+
+        Raises:
+            ValueError: the config has no ``extra.repository``, or its language has no texts here.
+        """
+        repository = (config.extra or {}).get("repository")
+        if not repository:
+            raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
+        lang = config.theme["language"]
+        if lang not in TEXTS:
+            raise ValueError(f"no notebook texts for language {lang!r}; add them to site_tools.notebooks.TEXTS")
+        return cls(
+            lang=lang,
+            name=config.site_name,
+            repository=str(repository).rstrip("/"),
+            site_url=config.site_url or None,
+            use_directory_urls=config.use_directory_urls,
+        )
+
+    def page_url(self, src_uri: str) -> str | None:
+        """The absolute URL of a page (``formula.md``, ``walkthrough.ipynb``), as MkDocs builds it; ``None``
+        without ``site_url``."""
+        if not self.site_url:
+            return None
+        as_page = posixpath.splitext(src_uri)[0] + ".md"  # a notebook page gets the URL a .md page would
+        url = File(as_page, src_dir=None, dest_dir="", use_directory_urls=self.use_directory_urls).url
+        return urljoin(self.site_url.rstrip("/") + "/", url)
+
+    def resolve(self, target: str, src_uri: str) -> str | None:
+        """Where a link of page ``src_uri`` points, as an absolute URL; ``None`` when it cannot be one."""
+        if _SCHEME.match(target):
+            return target
+        if not self.site_url:
+            return None
+        path, _, anchor = target.partition("#")
+        if not path:
+            url = self.page_url(src_uri)
+        else:
+            uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path))
+            if uri.endswith((".md", ".ipynb")):
+                url = self.page_url(uri)
+            else:  # a file of the site (an image, a download)
+                url = urljoin(self.site_url.rstrip("/") + "/", uri)
+        return f"{url}#{anchor}" if anchor and url else url
+
+
+def notebook_uri(src_uri: str) -> str:
+    """Where the notebook of page ``src_uri`` is on its site: ``formula.md`` -> ``notebooks/formula.ipynb``."""
+    return f"{NOTEBOOK_DIR}/{posixpath.splitext(src_uri)[0]}.ipynb"
+
+
+def split_front_matter(markdown: str) -> tuple[dict[str, Any], str]:
+    """The page's front matter (parsed as MkDocs does) and the rest of its Markdown."""
+    body, meta = get_data(markdown)
+    return meta, body
+
+
+def wants_notebook(markdown: str) -> bool:
+    """Whether a page is a chapter: it has a python block and does not say ``notebook: false``."""
+    meta, body = split_front_matter(markdown)
+    if meta.get("notebook") is False:
+        return False
+    return any(isinstance(item, Code) for item in walk(parse(body)))
+
+
+def chapters(lang: str) -> dict[str, Path]:
+    """The chapter pages of one language, keyed by their path relative to ``docs/<lang>``."""
+    return {
+        name: path
+        for name, path in pages.pages(lang).items()
+        if path.suffix == ".md" and wants_notebook(path.read_text(encoding="utf-8"))
+    }
+
+
+# --- the notebook -----------------------------------------------------------------------------------------
+
+
+def _literal(value: Any) -> str:
+    """A Python literal for a figure's argument, in the style of the pages (double quotes)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, tuple):
+        inner = ", ".join(_literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    return repr(value)
+
+
+def figure_code(name: str, alt: str, lang: str) -> str:
+    """The code cell that draws registered figure ``name`` as the page shows it (light theme)."""
+    spec = FIGURES[name]
+    args = [f"{k}={_literal(v)}" for k, v in spec.kwargs.items()] + [f"lang={_literal(lang)}"]
+    call = f"fig = {spec.function}({', '.join(args)})"
+    if len(call) > 100:
+        call = f"fig = {spec.function}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+    return "\n".join(
+        [
+            "%matplotlib inline",
+            f"from pe_docs.plotting import {spec.function}",
+            "",
+            f"# {alt}" if alt else f"# {name}",
+            call,
+            f'fig.set_facecolor("white")  # {TEXTS[lang]["white"]}',
+            "fig",
+        ]
+    )
+
+
+def _rewrite_links(text: str, site: Site, src_uri: str) -> str:
+    def link(m: re.Match[str]) -> str:
+        url = site.resolve(m.group("target"), src_uri)
+        if m.group("bang"):
+            return f"![{m.group('text')}]({url})" if url else m.group("text")
+        return f"[{m.group('text')}]({url})" if url else m.group("text")
+
+    return _LINK.sub(link, text)
+
+
+def convert_prose(text: str, site: Site, src_uri: str) -> str:
+    """Markdown prose as a notebook shows it: comments dropped, links absolute (or text), heading attribute
+    lists removed, line breaks between Chinese characters removed; code spans and math untouched."""
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    text = _PROTECTED.sub(keep, _COMMENT.sub("", text))
+    text = cjk.join_wide_text(_rewrite_links(text, site, src_uri))
+    text = "\n".join(_HEADING_ATTRS.sub(r"\1", line) for line in text.split("\n"))
+    return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
+
+
+def _quote(text: str, prefix: str) -> list[str]:
+    """Lines of ``text`` inside ``prefix`` (``"> "`` per level); display math is kept on one line there, since
+    Jupyter would otherwise see the quote markers as part of the TeX."""
+    if prefix:
+        text = re.sub(r"\$\$(.+?)\$\$", lambda m: "$$" + " ".join(m.group(1).split()) + "$$", text, flags=re.S)
+    return [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in text.split("\n")]
+
+
+class _Writer:
+    def __init__(self, site: Site, src_uri: str) -> None:
+        self.site = site
+        self.src_uri = src_uri
+        self.cells: list[nbformat.NotebookNode] = []
+        self.markdown: list[str] = []
+
+    def flush(self, **metadata: Any) -> None:
+        lines = self.markdown
+        while lines and not lines[0].strip(" >"):
+            lines.pop(0)
+        while lines and not lines[-1].strip(" >"):
+            lines.pop()
+        # A run of blank lines (inside quotes: ">", "> >") becomes one, the shallowest: it ends what it must.
+        kept: list[str] = []
+        for line in lines:
+            if kept and not line.strip(" >") and not kept[-1].strip(" >"):
+                if line.count(">") < kept[-1].count(">"):
+                    kept[-1] = line
+                continue
+            kept.append(line)
+        if kept:
+            text = "\n".join(kept)
+            cell = nbformat.v4.new_markdown_cell(text)
+            if metadata:
+                cell.metadata["pe_docs"] = metadata
+            self.cells.append(cell)
+        self.markdown = []
+
+    def code(self, source: str, **metadata: Any) -> None:
+        self.flush()
+        cell = nbformat.v4.new_code_cell(source.strip("\n"))
+        if metadata:
+            cell.metadata["pe_docs"] = metadata
+        self.cells.append(cell)
+
+    def write(self, items: list[Item], depth: int = 0) -> None:
+        prefix = "> " * depth
+        texts = TEXTS[self.site.lang]
+        for item in items:
+            if isinstance(item, Prose):
+                text = convert_prose("\n".join(item.lines), self.site, self.src_uri)
+                self.markdown += _quote(text, prefix)
+            elif isinstance(item, Verbatim):
+                self.markdown += _quote("\n".join(item.lines), prefix)
+            elif isinstance(item, Code):
+                self.code(item.code, **({"cont": True} if item.cont else {}))
+            elif isinstance(item, Expected):
+                self.flush()
+                self.markdown = _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
+                self.flush(expected_output=True)
+            elif isinstance(item, Figure):
+                self.code(figure_code(item.name, item.alt, self.site.lang), figure=item.name)
+            elif item.kind == "tab":
+                title = convert_prose(item.title or "", self.site, self.src_uri)
+                self.markdown += [prefix.rstrip(), f"{prefix}**{title}**", prefix.rstrip()]
+                self.write(item.items, depth)
+                self.markdown.append(prefix.rstrip())
+            else:
+                inner = prefix + "> "
+                self.markdown.append(prefix.rstrip())  # a blank line: the quote is a block of its own
+                if item.title:
+                    sign = _SIGNS.get(item.type, _SIGNS["note"])
+                    title = convert_prose(item.title, self.site, self.src_uri)
+                    self.markdown += [f"{inner}**{sign} {title}**", inner.rstrip()]
+                self.write(item.items, depth + 1)
+                self.markdown.append(prefix.rstrip())  # and what follows is outside it
+
+
+def page_title(meta: Mapping[str, Any], items: list[Item], src_uri: str) -> str:
+    """The page's title: ``title`` in the front matter, else its first level-1 heading, else its file name."""
+    if meta.get("title"):
+        return str(meta["title"])
+    for item in items:
+        if isinstance(item, Prose):
+            for line in item.lines:
+                if m := _H1.match(line):
+                    return m.group("title")
+    return posixpath.splitext(posixpath.basename(src_uri))[0]
+
+
+def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
+    """The first cell: what the notebook is and how to install ``pe_docs``."""
+    texts = TEXTS[site.lang]
+    url = site.page_url(src_uri)
+    chapter = texts["chapter_link"].format(title=title, url=url) if url else texts["chapter_text"].format(title=title)
+    install_arg = f'"{PACKAGE} @ git+{site.repository}"'
+    return texts["intro"].format(
+        chapter=chapter,
+        site=texts["site"].format(name=site.name),
+        figures=texts["figures"] if has_figures else "",
+        repository=site.repository,
+        install=f"pip install {install_arg}",
+        install_arg=install_arg,
+        cjk_font=texts["cjk_font"] if has_figures else "",
+    )
+
+
+def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
+    """The notebook of one page (its Markdown source, its path relative to the docs folder)."""
+    meta, body = split_front_matter(markdown)
+    items = parse(body)
+    has_figures = any(isinstance(item, Figure) for item in walk(items))
+    writer = _Writer(site, src_uri)
+    writer.markdown = intro(site, src_uri, page_title(meta, items, src_uri), has_figures).split("\n")
+    writer.flush(intro=True)
+    writer.write(items)
+    writer.flush()
+    for n, cell in enumerate(writer.cells):
+        cell.id = f"cell-{n}"
+    return nbformat.v4.new_notebook(
+        cells=writer.cells,
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"},
+        },
+    )
+
+
+def notebook_text(markdown: str, src_uri: str, site: Site) -> str:
+    """The ``.ipynb`` file of one page, as text."""
+    nb = notebook(markdown, src_uri, site)
+    nbformat.validate(nb)
+    return nbformat.writes(nb) + "\n"
+
+
+def generate(sources: Mapping[str, str], site: Site) -> dict[str, str]:
+    """The notebooks of a site's chapters: ``{notebooks/<page>.ipynb: text}`` for every page in ``sources``
+    (``{src_uri: Markdown}``) that is a chapter."""
+    return {
+        notebook_uri(src_uri): notebook_text(markdown, src_uri, site)
+        for src_uri, markdown in sources.items()
+        if src_uri.endswith(".md") and wants_notebook(markdown)
+    }

@@ -1,0 +1,258 @@
+"""Publishing without building the site: addresses, configs, page-weight helpers, deploy, CI workflow, API pages."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_tools import pages, publish, site
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
+REPOSITORY = "https://github.com/pe-docs/pe-docs"
+
+
+# --- addresses ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.org/some/path/", "https://example.org/some/path/"),
+        ("https://example.org/some/path", "https://example.org/some/path/"),
+        ("http://127.0.0.1:8000", "http://127.0.0.1:8000/"),
+    ],
+)
+def test_site_url_gets_a_trailing_slash(url: str, expected: str) -> None:
+    assert publish.check_site_url(url) == expected
+
+
+@pytest.mark.parametrize("url", ["/pe-docs/", "example.org/docs/", "ftp://example.org/", "https://x.org/?a=1", ""])
+def test_site_url_must_be_an_absolute_http_address(url: str) -> None:
+    with pytest.raises(ValueError, match="site_url must be an absolute http"):
+        publish.check_site_url(url)
+
+
+def test_languages_live_under_the_english_address() -> None:
+    assert publish.language_url("https://example.org/some/path/", "en") == "https://example.org/some/path/"
+    assert publish.language_url("https://example.org/some/path", "zh") == "https://example.org/some/path/zh/"
+    with pytest.raises(ValueError, match="lang must be a language code"):
+        publish.language_url("https://example.org/", "../x")
+
+
+def test_address_comes_from_argument_then_environment_then_mkdocs_yml(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
+    assert publish.configured_site_url() == PAGES_ADDRESS
+    assert publish.public_url() == PAGES_ADDRESS
+    monkeypatch.setenv(publish.SITE_URL_ENV, "https://example.org/some/path")
+    assert publish.public_url() == "https://example.org/some/path/"
+    assert publish.public_url("http://127.0.0.1:9/x/") == "http://127.0.0.1:9/x/"
+    monkeypatch.setenv(publish.SITE_URL_ENV, "")  # an empty variable (CI without Pages) means "not set"
+    assert publish.public_url() == PAGES_ADDRESS
+
+
+def test_only_mkdocs_yml_names_the_address() -> None:
+    """One source of truth: the Chinese config does not set site_url; site.py derives it."""
+    assert "site_url" not in yaml.safe_load((ROOT / "mkdocs.zh.yml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [(None, PAGES_ADDRESS), ("https://example.org/some/path/", "https://example.org/some/path/")],
+)
+def test_configs_at_their_public_address(monkeypatch: pytest.MonkeyPatch, env: str | None, expected: str) -> None:
+    if env is None:
+        monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
+    else:
+        monkeypatch.setenv(publish.SITE_URL_ENV, env)
+    for lang in pages.LANGS:
+        config = site.load(lang)
+        assert config.site_url == (expected if lang == "en" else expected + f"{lang}/")
+        # "Edit this page" / "View source" without repo_url (its widget calls api.github.com on every page load)
+        assert config.repo_url is None
+        assert config.edit_uri == f"{REPOSITORY}/edit/main/docs/{lang}/"
+        assert Path(config.docs_dir) == ROOT / "docs" / lang
+        assert {"content.action.edit", "content.action.view"} <= set(config.theme["features"])
+        assert config.plugins["git-revision-date-localized"].config["fallback_to_build_date"] is True
+
+
+def test_alternates_get_absolute_addresses() -> None:
+    alternates = [{"name": "English", "link": "../", "lang": "en"}, {"name": "中文", "link": "./", "lang": "zh"}]
+    out = publish.alternate_links("https://example.org/p/zh/", alternates)
+    assert [(a["lang"], a["url"], a["path"]) for a in out] == [
+        ("en", "https://example.org/p/", "/p/"),
+        ("zh", "https://example.org/p/zh/", "/p/zh/"),
+    ]
+    assert publish.alternate_links(None, alternates) == alternates
+
+
+# --- page weight ---------------------------------------------------------------------------------------------------
+
+
+def test_notebook_styles_move_to_one_cached_file(tmp_path: Path) -> None:
+    theme = ".jupyter-wrapper{--jp-x: 1}" + "a{}" * 1000
+    html = (
+        "<head><style>body{}</style></head><body><p>x</p>"
+        f'<style type="text/css">\n{theme}\n</style><style>.other{{}}</style></body>'
+    )
+    out = publish.externalize_styles(html, "walkthrough/", tmp_path)
+    (css,) = (tmp_path / publish.STYLES_DIR).iterdir()
+    assert css.read_text(encoding="utf-8").strip() == theme
+    assert f'<link rel="stylesheet" href="../{publish.STYLES_DIR}/{css.name}">' in out
+    assert "<style>body{}</style>" in out and "<style>.other{}</style>" in out  # other styles stay inline
+    assert out.index("<p>x</p>") < out.index("<link") < out.index(".other")  # same place in the cascade
+    # a second page (the other notebook, or the same at another depth) links the same file
+    again = publish.externalize_styles(html, "", tmp_path)
+    assert f'href="{publish.STYLES_DIR}/{css.name}"' in again and len(list(css.parent.iterdir())) == 1
+
+
+def test_source_maps_and_their_comments_are_dropped(tmp_path: Path) -> None:
+    js = tmp_path / "assets/javascripts/bundle.min.js"
+    js.parent.mkdir(parents=True)
+    js.write_text("var a=1;\n//# sourceMappingURL=bundle.min.js.map\n", encoding="utf-8")
+    (tmp_path / "assets/javascripts/bundle.min.js.map").write_text("{}", encoding="utf-8")
+    css = tmp_path / "assets/main.css"
+    css.write_text("a{}\n/*# sourceMappingURL=main.css.map */", encoding="utf-8")
+    keep = tmp_path / "assets/other.js"
+    keep.write_text("var sourceMappingURL = 1;\n", encoding="utf-8")
+    assert publish.drop_source_maps(tmp_path) == ["assets/javascripts/bundle.min.js.map"]
+    assert js.read_text(encoding="utf-8") == "var a=1;\n"
+    assert css.read_text(encoding="utf-8") == "a{}\n"
+    assert keep.read_text(encoding="utf-8") == "var sourceMappingURL = 1;\n"
+
+
+# --- make deploy ---------------------------------------------------------------------------------------------------
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def test_deploy_commits_the_site_to_gh_pages_and_pushes_only_when_asked(tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    _git(tmp_path, "init", "--bare", "-q", str(remote))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start")
+    _git(repo, "remote", "add", "origin", str(remote))
+    built = tmp_path / "site"
+    for rel in ("index.html", "404.html", "zh/index.html", "assets/_mkdocstrings.css"):
+        (built / rel).parent.mkdir(parents=True, exist_ok=True)
+        (built / rel).write_text(rel, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        for key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+            value = "t@t" if key.endswith("EMAIL") else "t"
+            mp.setenv(key, value)
+        message = site.deploy(built, repo=repo)
+        tree = set(_git(repo, "ls-tree", "-r", "--name-only", "gh-pages").split())
+        assert tree == {".nojekyll", "index.html", "404.html", "zh/index.html", "assets/_mkdocstrings.css"}
+        assert message in _git(repo, "log", "-1", "--format=%s", "gh-pages")
+        assert _git(remote, "branch", "--list") == ""  # nothing pushed
+        site.deploy(built, repo=repo, push=True)
+        assert "gh-pages" in _git(remote, "branch", "--list")
+    with pytest.raises(FileNotFoundError, match="build the site first"):
+        site.deploy(tmp_path / "empty", repo=repo)
+
+
+def test_make_deploy_pushes_only_with_push_1() -> None:
+    dry = subprocess.run(["make", "-n", "deploy"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    dry_push = subprocess.run(
+        ["make", "-n", "deploy", "PUSH=1"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert "-m site_tools.site build" in dry and "-m site_tools.site deploy" in dry
+    assert "--push" not in dry and "site_tools.site deploy --push" in dry_push
+    site_cmd = subprocess.run(["make", "-n", "site"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "-m site_tools.site build" in site_cmd
+
+
+# --- the CI workflow -----------------------------------------------------------------------------------------------
+
+
+def _workflow() -> dict:
+    (path,) = (ROOT / ".github" / "workflows").glob("*.yml")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
+    return data
+
+
+def _uses(job: dict, action: str) -> dict:
+    steps = [s for s in job["steps"] if s.get("uses", "").split("@")[0] == action]
+    assert len(steps) == 1, f"{action} should appear once in {job['steps']}"
+    return steps[0]
+
+
+def test_workflow_tests_every_push_and_pull_request_with_the_readme_command() -> None:
+    wf = _workflow()
+    assert {"push", "pull_request"} <= set(wf["on"])
+    assert not (wf["on"]["push"] or {}).get("branches") and not (wf["on"]["pull_request"] or {}).get("branches")
+    test = wf["jobs"]["test"]
+    assert "if" not in test
+    assert _uses(test, "actions/checkout").get("with", {}).get("fetch-depth") == 0  # git dates need history
+    assert [s["run"] for s in test["steps"] if "run" in s] == ["bash .ci/run"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci and "chromium" in ci and "fonts-wqy-microhei" in ci
+    assert "make test" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")], check=False).returncode == 0
+
+
+def test_workflow_deploys_main_to_github_pages_with_make_site() -> None:
+    jobs = _workflow()["jobs"]
+    build, deploy = jobs["build"], jobs["deploy"]
+    assert "refs/heads/main" in build["if"] and "push" in build["if"] and build["needs"] == "test"
+    assert _uses(build, "actions/checkout").get("with", {}).get("fetch-depth") == 0
+    pages_step = _uses(build, "actions/configure-pages")
+    (make_site,) = [s for s in build["steps"] if "run" in s]
+    assert make_site["run"] == "bash .ci/run site"
+    assert make_site["env"]["SITE_URL"] == "${{ steps." + pages_step["id"] + ".outputs.base_url }}"
+    assert build["steps"].index(pages_step) < build["steps"].index(make_site)
+    assert _uses(build, "actions/upload-pages-artifact")["with"]["path"].rstrip("/") == "site"
+    assert deploy["needs"] == "build"
+    assert {"pages": "write", "id-token": "write"}.items() <= deploy["permissions"].items()
+    _uses(deploy, "actions/deploy-pages")
+    assert all("run" not in s for s in deploy["steps"])
+
+
+# --- pins and API pages -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "package", ["mkdocs-git-revision-date-localized-plugin", "mkdocs-glightbox", "GitPython", "selectolax"]
+)
+def test_new_packages_are_pinned_exactly(package: str) -> None:
+    from importlib.metadata import version
+
+    pins = dict(
+        line.split("==", 1)
+        for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.startswith("#")
+    )
+    assert pins.get(package) == version(package), f"requirements.txt should pin {package}=={version(package)}"
+
+
+API_DIRECTIVE = re.compile(r"^::: (pe_docs(?:\.\w+)*)\s*$", re.M)
+
+
+def test_every_public_name_is_on_exactly_one_api_page() -> None:
+    """The API reference is split over several pages (each page under 300 KB): nothing may fall through."""
+    import pe_docs
+
+    documented: dict[str, list[str]] = {}
+    for lang in pages.LANGS:
+        found = []
+        for path in sorted((ROOT / "docs" / lang).glob("api*.md")):
+            found += [(name, path.name) for name in API_DIRECTIVE.findall(path.read_text(encoding="utf-8"))]
+        documented[lang] = sorted(found)
+    assert documented["en"] == documented["zh"], "both languages document the same names on the same pages"
+    names = [name for name, _ in documented["en"]]
+    assert "pe_docs.plotting" in names
+    members = [name.removeprefix("pe_docs.") for name in names if name != "pe_docs.plotting"]
+    duplicated = sorted({n for n in members if members.count(n) > 1})
+    missing = sorted(set(pe_docs.__all__) - set(members))
+    assert not missing, f"add `::: pe_docs.<name>` to one of docs/{{en,zh}}/api*.md for: {missing}"
+    assert not duplicated and set(members) <= set(pe_docs.__all__), (duplicated, set(members) - set(pe_docs.__all__))
+

@@ -1,0 +1,194 @@
+"""pe_docs.rope_scaling against the reference code, re-typed from the sources read.
+
+* huggingface/transformers ``src/transformers/modeling_rope_utils.py`` (commit ef46806):
+  ``_compute_default_rope_parameters``, ``_compute_linear_scaling_rope_parameters``,
+  ``_compute_dynamic_ntk_parameters``, ``_compute_yarn_parameters`` (``config.max_position_embeddings`` is
+  the trained length there).
+* jquesnelle/yarn ``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``, ``LlamaNTKScaledRotaryEmbedding.py``,
+  ``LlamaLinearScaledRotaryEmbedding.py`` (commit 995db5b).
+
+The references compute in float32; pe_docs in float64, so the comparison allows float32 rounding.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from pe_docs import (
+    dynamic_ntk_scale,
+    inverse_frequencies,
+    ntk_aware_base,
+    ntk_aware_frequencies,
+    position_interpolation_frequencies,
+    yarn_attention_factor,
+    yarn_boundaries,
+    yarn_frequencies,
+)
+
+# ----------------------------------------------------------------------------------- reference re-types
+
+
+def hf_default(base, dim):
+    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+
+
+def hf_linear(base, dim, factor):
+    inv_freq = hf_default(base, dim)
+    inv_freq /= factor
+    return inv_freq
+
+
+def hf_dynamic_ntk(base, dim, max_position_embeddings, factor, seq_len=None):
+    seq_len = seq_len if seq_len is not None and seq_len > max_position_embeddings else max_position_embeddings
+    base = base * ((factor * seq_len / max_position_embeddings) - (factor - 1)) ** (dim / (dim - 2))
+    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+
+
+def hf_yarn(base, dim, max_position_embeddings, factor, beta_fast=None, beta_slow=None, attention_factor=None):
+    if attention_factor is None:
+        attention_factor = 0.1 * math.log(factor) + 1.0
+    beta_fast = beta_fast or 32
+    beta_slow = beta_slow or 1
+
+    def find_correction_dim(num_rotations, dim, base, max_position_embeddings):
+        return (dim * math.log(max_position_embeddings / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    def find_correction_range(low_rot, high_rot, dim, base, max_position_embeddings):
+        low = math.floor(find_correction_dim(low_rot, dim, base, max_position_embeddings))
+        high = math.ceil(find_correction_dim(high_rot, dim, base, max_position_embeddings))
+        return max(low, 0), min(high, dim - 1)
+
+    def linear_ramp_factor(min, max, dim):  # the reference's names
+        if min == max:
+            max += 0.001
+        linear_func = (torch.arange(dim, dtype=torch.float32) - min) / (max - min)
+        return torch.clamp(linear_func, 0, 1)
+
+    pos_freqs = base ** (torch.arange(0, dim, 2).float() / dim)
+    inv_freq_extrapolation = 1.0 / pos_freqs
+    inv_freq_interpolation = 1.0 / (factor * pos_freqs)
+    low, high = find_correction_range(beta_fast, beta_slow, dim, base, max_position_embeddings)
+    inv_freq_extrapolation_factor = 1 - linear_ramp_factor(low, high, dim // 2).float()
+    inv_freq = (
+        inv_freq_interpolation * (1 - inv_freq_extrapolation_factor)
+        + inv_freq_extrapolation * inv_freq_extrapolation_factor
+    )
+    return inv_freq, attention_factor, (low, high)
+
+
+def yarn_repo_ntk(base, dim, alpha):
+    base = base * alpha ** (dim / (dim - 2))
+    return 1.0 / (base ** (torch.arange(0, dim, 2).float() / dim))
+
+
+def yarn_repo_get_mscale(scale=1):
+    if scale <= 1:
+        return 1.0
+    return 0.1 * math.log(scale) + 1.0
+
+
+def close(ours: torch.Tensor, ref: torch.Tensor) -> None:
+    assert ours.dtype == torch.float64
+    torch.testing.assert_close(ours, ref.double(), rtol=4e-6, atol=0)  # float32 pow: a few ulps
+
+
+# ----------------------------------------------------------------------------------------------- tests
+
+
+CASES = [(128, 10000.0), (64, 10000.0), (128, 500000.0), (96, 10000.0), (16, 10000.0)]
+
+
+@pytest.mark.parametrize(("dim", "base"), CASES)
+@pytest.mark.parametrize("factor", [1.0, 2.0, 4.0, 8.0, 32.0])
+def test_linear_and_ntk_match_the_references(dim, base, factor):
+    close(position_interpolation_frequencies(dim, factor, base=base), hf_linear(base, dim, factor))
+    close(ntk_aware_frequencies(dim, factor, base=base), yarn_repo_ntk(base, dim, factor))
+    assert math.isclose(ntk_aware_base(dim, factor, base=base), base * factor ** (dim / (dim - 2)), rel_tol=1e-15)
+
+
+@pytest.mark.parametrize(("dim", "base"), CASES)
+@pytest.mark.parametrize(("factor", "seq_len", "original"), [(2.0, 100, 2048), (2.0, 4096, 2048), (4.0, 9000, 4096)])
+def test_dynamic_ntk_matches_hugging_face(dim, base, factor, seq_len, original):
+    scale = dynamic_ntk_scale(factor, seq_len, original)
+    close(ntk_aware_frequencies(dim, scale, base=base), hf_dynamic_ntk(base, dim, original, factor, seq_len))
+
+
+@pytest.mark.parametrize(("dim", "base"), CASES)
+@pytest.mark.parametrize(("factor", "original"), [(2.0, 2048), (8.0, 4096), (16.0, 4096), (4.0, 8192), (32.0, 2048)])
+def test_yarn_matches_hugging_face(dim, base, factor, original):
+    ref, attention, bounds = hf_yarn(base, dim, original, factor)
+    close(yarn_frequencies(dim, factor, original, base=base), ref)
+    assert yarn_boundaries(dim, original, base=base) == bounds
+    assert math.isclose(yarn_attention_factor(factor), attention, rel_tol=1e-15)
+    assert math.isclose(yarn_attention_factor(factor), yarn_repo_get_mscale(factor), rel_tol=1e-15)
+
+
+def test_yarn_keeps_fast_pairs_and_interpolates_slow_ones():
+    d, s, L = 128, 8.0, 4096
+    w = inverse_frequencies(d)
+    y = yarn_frequencies(d, s, L)
+    low, high = yarn_boundaries(d, L)
+    turns = L * w / (2 * math.pi)
+    assert torch.equal(y[: low + 1], w[: low + 1])
+    torch.testing.assert_close(y[high:], w[high:] / s, rtol=1e-15, atol=0)
+    assert (turns[: low + 1] > 32).all() and (turns[high:] < 1).all()
+    inside = y[low + 1 : high] / w[low + 1 : high]
+    assert ((inside < 1) & (inside > 1 / s)).all() and (inside[1:] < inside[:-1]).all()
+
+
+def test_ntk_keeps_pair_zero_and_divides_the_last_pair_by_s():
+    for d in (16, 64, 128):
+        for s in (2.0, 8.0):
+            ratio = ntk_aware_frequencies(d, s) / inverse_frequencies(d)
+            assert ratio[0] == 1
+            torch.testing.assert_close(ratio[-1].item(), 1 / s, rtol=1e-13, atol=0)
+            i = torch.arange(d // 2, dtype=torch.float64)
+            torch.testing.assert_close(ratio, s ** (-2 * i / (d - 2)), rtol=1e-12, atol=0)
+
+
+def test_dynamic_scale_values():
+    assert dynamic_ntk_scale(4.0, 10, 4096) == 1.0
+    assert dynamic_ntk_scale(4.0, 4096, 4096) == 1.0
+    assert dynamic_ntk_scale(4.0, 4 * 4096, 4096) == 13.0  # factor² − factor + 1, not factor
+
+
+@pytest.mark.parametrize(("dim", "original"), [(16, 1), (16, 2), (8, 30), (64, 5)])
+def test_degenerate_ramps_follow_the_reference(dim, original):
+    """Tiny contexts: equal boundaries (the reference's 0.001 nudge) or high < low (a negative slope)."""
+    ref, _, bounds = hf_yarn(10000.0, dim, original, 4.0)
+    assert yarn_boundaries(dim, original) == bounds
+    y = yarn_frequencies(dim, 4.0, original)
+    assert torch.isfinite(y).all()
+    close(y, ref)
+
+
+@pytest.mark.parametrize(
+    ("fn", "args", "error", "message"),
+    [
+        (position_interpolation_frequencies, (7, 2.0), ValueError, "d_head must be even"),
+        (position_interpolation_frequencies, (8, 0.5), ValueError, "scale must be >= 1.0, got 0.5"),
+        (ntk_aware_frequencies, (2, 2.0), ValueError, "d_head must be >= 4 for the NTK-aware base"),
+        (ntk_aware_base, (8, "2"), TypeError, "scale must be a real number"),
+        (yarn_frequencies, (8, 2.0, 0), ValueError, "original_len must be >= 1, got 0"),
+        (yarn_boundaries, (8, 64), None, None),
+        (dynamic_ntk_scale, (0.5, 10, 10), ValueError, "factor must be >= 1.0, got 0.5"),
+        (yarn_attention_factor, (0.9,), ValueError, "scale must be >= 1.0, got 0.9"),
+    ],
+)
+def test_bad_arguments(fn, args, error, message):
+    if error is None:
+        fn(*args)
+        return
+    with pytest.raises(error) as info:
+        fn(*args)
+    assert message in str(info.value)
+
+
+def test_yarn_rejects_bad_betas_and_base():
+    with pytest.raises(ValueError, match="beta_slow must be <= beta_fast=1.0, got 2.0"):
+        yarn_boundaries(64, 2048, beta_fast=1.0, beta_slow=2.0)
+    with pytest.raises(ValueError, match="base must be > 1 for YaRN"):
+        yarn_boundaries(64, 2048, base=0.5)
