@@ -98,9 +98,7 @@ def measure(max_len: int, d_model: int, threads: int, repeats: int) -> dict[str,
 
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--max-len", type=int, default=100_000)
     parser.add_argument("--d-model", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=7)

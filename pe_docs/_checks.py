@@ -27,9 +27,7 @@ def check_d_model(value: object, name: str = "d_model") -> int:
     """Check that the model width is a positive even integer (sin/cos come in pairs)."""
     d = check_int(name, value, minimum=1)
     if d % 2:
-        raise ValueError(
-            f"{name} must be even (each frequency fills one sin and one cos column), got {d}"
-        )
+        raise ValueError(f"{name} must be even (each frequency fills one sin and one cos column), got {d}")
     return d
 
 

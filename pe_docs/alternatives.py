@@ -204,15 +204,12 @@ def rope_rotate(
         fits = False
     if not fits:
         raise ValueError(
-            f"positions must have a shape that broadcasts to x.shape[:-1] = {rows}, "
-            f"got shape {tuple(positions.shape)}"
+            f"positions must have a shape that broadcasts to x.shape[:-1] = {rows}, got shape {tuple(positions.shape)}"
         )
     if positions.numel():
         low, high = int(positions.min()), int(positions.max())
         if max(-low, high) > _EXACT_IN_FLOAT64:
-            raise ValueError(
-                f"positions must lie in [-2**53, 2**53] (exact in float64), got values in [{low}, {high}]"
-            )
+            raise ValueError(f"positions must lie in [-2**53, 2**53] (exact in float64), got values in [{low}, {high}]")
     w = inverse_frequencies(d, base=base).to(work)
     angle = positions.to(device=work, dtype=torch.float64)[..., None] * w
     cos = torch.cos(angle).to(device=x.device, dtype=x.dtype)

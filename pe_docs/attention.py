@@ -9,9 +9,7 @@ import torch
 from pe_docs._checks import check_real_tensor
 
 
-def self_attention(
-    x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, w_v: torch.Tensor
-) -> torch.Tensor:
+def self_attention(x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor, w_v: torch.Tensor) -> torch.Tensor:
     """``softmax(Q Kᵀ / √d_k) V`` with ``Q = x W_q``, ``K = x W_k``, ``V = x W_v``; no mask, no positions.
 
     All four arguments must be real floating-point tensors of one dtype on one device (nothing is cast

@@ -57,9 +57,7 @@ def position_scores(
     if table.size(0) < 1 or table.size(1) < 1:
         raise ValueError(f"table must have L >= 1 rows and d >= 1 columns, got shape {tuple(table.shape)}")
     if (w_q is None) != (w_k is None):
-        raise ValueError(
-            f"pass both w_q and w_k, or neither; got w_q={_describe(w_q)} and w_k={_describe(w_k)}"
-        )
+        raise ValueError(f"pass both w_q and w_k, or neither; got w_q={_describe(w_q)} and w_k={_describe(w_k)}")
     n_heads = check_int("n_heads", n_heads, minimum=1)
     t = table.to(torch.float64)
     if w_q is None or w_k is None:
@@ -70,9 +68,7 @@ def position_scores(
             if w.size(0) != t.size(1) or w.size(1) < 1:
                 raise ValueError(f"{name} must have shape ({t.size(1)}, width) with width >= 1, got {tuple(w.shape)}")
         if w_q.shape != w_k.shape:
-            raise ValueError(
-                f"w_q and w_k must have the same shape, got {tuple(w_q.shape)} and {tuple(w_k.shape)}"
-            )
+            raise ValueError(f"w_q and w_k must have the same shape, got {tuple(w_q.shape)} and {tuple(w_k.shape)}")
         q, k = t @ w_q.to(torch.float64), t @ w_k.to(torch.float64)
     width = q.size(1)
     if width % n_heads:

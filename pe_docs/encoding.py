@@ -124,9 +124,7 @@ def sinusoidal_table(
     return table if device is None else table.to(device=device)
 
 
-def _table_rows(
-    first: int, count: int, d: int, *, base: float, dtype: torch.dtype, layout: str
-) -> torch.Tensor:
+def _table_rows(first: int, count: int, d: int, *, base: float, dtype: torch.dtype, layout: str) -> torch.Tensor:
     """Rows ``first … first + count - 1`` of the table (arguments already checked); CPU, ``dtype``."""
     w = inverse_frequencies(d, base=base, dtype=torch.float64)
     out = torch.empty(count, d, dtype=dtype)

@@ -80,15 +80,11 @@ class TinyCausalAttention(nn.Module):
         self.n_heads = check_int("n_heads", n_heads, minimum=1)
         self.max_len = check_int("max_len", max_len, minimum=1)
         if d_model % n_heads or (d_model // n_heads) % 2:
-            raise ValueError(
-                f"d_model / n_heads must be an even integer, got d_model={d_model}, n_heads={n_heads}"
-            )
+            raise ValueError(f"d_model / n_heads must be an even integer, got d_model={d_model}, n_heads={n_heads}")
         self.embed = nn.Embedding(vocab, d_model)
         self.qkv = nn.Linear(d_model, 3 * d_model, bias=False)
         self.readout = nn.Linear(d_model, vocab)
-        self.positions = (
-            LearnedPositionalEmbedding(self.max_len, d_model) if self.encoding == "learned" else None
-        )
+        self.positions = LearnedPositionalEmbedding(self.max_len, d_model) if self.encoding == "learned" else None
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         """Next-token logits for a batch of token sequences.
@@ -133,9 +129,7 @@ class TinyCausalAttention(nn.Module):
         elif self.positions is not None:
             x = self.positions(x)
         d_head = self.d_model // self.n_heads
-        q, k, v = (
-            t.reshape(batch, seq, self.n_heads, d_head).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1)
-        )
+        q, k, v = (t.reshape(batch, seq, self.n_heads, d_head).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
         if self.encoding == "rope":
             q, k = rope_rotate(q), rope_rotate(k)
         scores = q @ k.transpose(-2, -1) / math.sqrt(d_head)

@@ -50,9 +50,7 @@ def offset_distances(d_model: int, max_k: int, *, base: float = 10000.0) -> torc
     half_w = inverse_frequencies(d, base=base, dtype=torch.float64) / 2
     k = torch.arange(max_k + 1, dtype=torch.float64)
     step = max(1, _CHUNK_ELEMENTS // half_w.numel())
-    blocks = [
-        torch.sin(k[s : s + step, None] * half_w[None, :]).square().sum(dim=1) for s in range(0, max_k + 1, step)
-    ]
+    blocks = [torch.sin(k[s : s + step, None] * half_w[None, :]).square().sum(dim=1) for s in range(0, max_k + 1, step)]
     return torch.cat(blocks).sqrt() * 2
 
 
@@ -146,9 +144,7 @@ class BandContributions(NamedTuple):
     values: torch.Tensor
 
 
-def band_contributions(
-    d_model: int, max_k: int, *, n_bands: int = 3, base: float = 10000.0
-) -> BandContributions:
+def band_contributions(d_model: int, max_k: int, *, n_bands: int = 3, base: float = 10000.0) -> BandContributions:
     """Split the cosine similarity ``s(k)`` of ``PE[p]`` and ``PE[p+k]`` into the terms of frequency bands.
 
     ``s(k) = (2/d)·Σ_i cos(k·w_i)`` (see ``pe_docs.neighbour_similarity``). The ``d/2`` pairs are cut into

@@ -49,24 +49,18 @@ class PositionalEncoding(nn.Module):
             raise TypeError(f"batch_first must be a bool, got {batch_first!r}")
         self.batch_first = batch_first
         self.dropout = nn.Dropout(p=check_real("dropout", dropout, minimum=0.0, maximum=1.0))
-        self.register_buffer(
-            "pe", sinusoidal_table(self.max_len, self.d_model, base=self.base), persistent=False
-        )
+        self.register_buffer("pe", sinusoidal_table(self.max_len, self.d_model, base=self.base), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """Return ``dropout(x + PE[:seq_len])`` with the table cast to ``x``'s dtype."""
         seq_len = check_sequence_input(x, self.d_model, batch_first=self.batch_first)
         if seq_len > self.max_len:
             raise ValueError(
-                f"sequence length {seq_len} exceeds max_len={self.max_len}; "
-                "build the module with a larger max_len"
+                f"sequence length {seq_len} exceeds max_len={self.max_len}; build the module with a larger max_len"
             )
         table = self.pe[:seq_len].to(dtype=x.dtype)
         table = table.unsqueeze(0) if self.batch_first else table.unsqueeze(1)
         return self.dropout(x + table)
 
     def extra_repr(self) -> str:
-        return (
-            f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}, "
-            f"batch_first={self.batch_first}"
-        )
+        return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}, batch_first={self.batch_first}"

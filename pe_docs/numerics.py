@@ -93,19 +93,15 @@ def ulp_error(approx: torch.Tensor, reference: torch.Tensor | Sequence[Any]) -> 
             raise TypeError(f"a tensor reference must be float64, got reference.dtype={reference.dtype}")
         if torch.finfo(dtype).bits >= 64:
             raise ValueError(
-                f"a float64 reference cannot measure the error of approx.dtype={dtype}; "
-                "pass mpmath values as reference"
+                f"a float64 reference cannot measure the error of approx.dtype={dtype}; pass mpmath values as reference"
             )
         if reference.numel() != approx.numel():
-            raise ValueError(
-                f"reference has {reference.numel()} elements but approx has {approx.numel()}"
-            )
+            raise ValueError(f"reference has {reference.numel()} elements but approx has {approx.numel()}")
         ref = reference.detach().reshape(approx.shape)
         return (approx.detach().to(torch.float64) - ref).abs() / ulp(ref, dtype)
     if isinstance(reference, (str, bytes)) or not isinstance(reference, Sequence):
         raise TypeError(
-            "reference must be a float64 tensor or a sequence of mpmath numbers, "
-            f"got {type(reference).__name__}"
+            f"reference must be a float64 tensor or a sequence of mpmath numbers, got {type(reference).__name__}"
         )
     if len(reference) != approx.numel():
         raise ValueError(f"reference has {len(reference)} elements but approx has {approx.numel()}")
@@ -201,9 +197,7 @@ def rows_in_dtype(
     return torch.stack((torch.sin(phase), torch.cos(phase)), dim=-1).reshape(len(pos), d)
 
 
-def exact_rows(
-    positions: torch.Tensor | Sequence[int], d_model: int, *, base: float = 10000.0
-) -> torch.Tensor:
+def exact_rows(positions: torch.Tensor | Sequence[int], d_model: int, *, base: float = 10000.0) -> torch.Tensor:
     """Rows ``positions`` of the table in float64 (phase formed in float64), interleaved layout.
 
     The reference for ``rows_in_dtype``; the same values as ``sinusoidal_table(..., dtype=float64)`` at
@@ -293,4 +287,3 @@ def _check_positions(positions: object) -> torch.Tensor:
     if pos.numel() and int(pos.max()) > 2**53:
         raise ValueError(f"positions must be <= 2**53 (exact in float64), got {int(pos.max())}")
     return pos.to(torch.int64)
-

@@ -122,9 +122,7 @@ def shaw_attention(
     d = q.size(-1)
     for name, t in (("rel_k", rel_k), ("rel_v", rel_v)):
         if t.size(0) % 2 == 0 or t.size(1) != d:
-            raise ValueError(
-                f"{name} must have shape (2m + 1, d={d}) (an odd number of rows), got {tuple(t.shape)}"
-            )
+            raise ValueError(f"{name} must have shape (2m + 1, d={d}) (an odd number of rows), got {tuple(t.shape)}")
     if rel_k.size(0) != rel_v.size(0):
         raise ValueError(f"rel_k and rel_v must have the same rows, got {rel_k.size(0)} and {rel_v.size(0)}")
     if not isinstance(causal, bool):
@@ -275,9 +273,7 @@ class TransformerXLTerms(NamedTuple):
     global_position: torch.Tensor
 
 
-def _check_xl(
-    q: torch.Tensor, k: torch.Tensor, r: torch.Tensor, u: torch.Tensor, v: torch.Tensor, mem_len: int
-) -> int:
+def _check_xl(q: torch.Tensor, k: torch.Tensor, r: torch.Tensor, u: torch.Tensor, v: torch.Tensor, mem_len: int) -> int:
     for name, t in (("q", q), ("k", k), ("r", r), ("u", u), ("v", v)):
         check_real_tensor(name, t)
     if q.dim() < 2 or k.dim() < 2:

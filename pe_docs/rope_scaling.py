@@ -93,7 +93,7 @@ def ntk_aware_base(d_head: int, scale: float, *, base: float = 10000.0) -> float
 
 
 def ntk_aware_frequencies(d_head: int, scale: float, *, base: float = 10000.0) -> torch.Tensor:
-    """"NTK-aware" frequencies: the original ladder with the base ``base · s^(d/(d−2))``.
+    """ "NTK-aware" frequencies: the original ladder with the base ``base · s^(d/(d−2))``.
 
     Pair ``i``'s frequency is divided by ``s^(2i/(d−2))``: pair 0 is unchanged, the last pair is divided by
     ``s``, and the wavelengths in between are stretched by factors that grow geometrically with ``i``.

@@ -188,9 +188,7 @@ def binary_code(n_positions: int, n_bits: int) -> torch.Tensor:
     if n_bits > 62:
         raise ValueError(f"n_bits must be <= 62, got {n_bits}")
     if n_positions > 2**n_bits:
-        raise ValueError(
-            f"n_positions={n_positions} needs more than n_bits={n_bits} bits (at most {2**n_bits} codes)"
-        )
+        raise ValueError(f"n_positions={n_positions} needs more than n_bits={n_bits} bits (at most {2**n_bits} codes)")
     p = torch.arange(n_positions, dtype=torch.int64)
     return (p[:, None] >> torch.arange(n_bits, dtype=torch.int64)[None, :]) & 1
 

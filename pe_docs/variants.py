@@ -755,9 +755,7 @@ def _interleaved_rows(positions: torch.Tensor, sin_w: torch.Tensor, cos_w: torch
     Unlike ``pe_docs.exact_rows`` the sine and cosine of a pair may have different frequencies, which is
     what the bugs below get wrong; the correct table is built by ``exact_rows``.
     """
-    return torch.stack(
-        (torch.sin(_phase(positions, sin_w)), torch.cos(_phase(positions, cos_w))), dim=-1
-    ).flatten(-2)
+    return torch.stack((torch.sin(_phase(positions, sin_w)), torch.cos(_phase(positions, cos_w))), dim=-1).flatten(-2)
 
 
 def _bug_frequencies(name: str, d: int, base: float) -> tuple[torch.Tensor, torch.Tensor]:

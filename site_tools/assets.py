@@ -17,9 +17,7 @@ def katex_files() -> dict[str, Path]:
         FileNotFoundError: KaTeX is not installed (run ``make setup``, which runs ``npm ci``).
     """
     if not (KATEX_DIST / "katex.min.js").is_file():
-        raise FileNotFoundError(
-            f"KaTeX not found in {KATEX_DIST}; run `make setup` (it runs `npm ci`) to install it"
-        )
+        raise FileNotFoundError(f"KaTeX not found in {KATEX_DIST}; run `make setup` (it runs `npm ci`) to install it")
     out = {f"assets/katex/{name}": KATEX_DIST / name for name in _KATEX_FILES}
     for font in sorted((KATEX_DIST / "fonts").iterdir()):
         out[f"assets/katex/fonts/{font.name}"] = font

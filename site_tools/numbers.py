@@ -171,7 +171,12 @@ def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
         line = lines[n]
         m = re.match(r"^\s*(`{3,}|~{3,})", line)
         if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):]:
+            if (
+                m
+                and m.group(1)[0] == fence[0]
+                and len(m.group(1)) >= len(fence)
+                and not line.strip()[len(m.group(1)) :]
+            ):
                 fence = None
             continue
         if m:

@@ -126,9 +126,7 @@ def weak_asserts(path: Path) -> list[str]:
     """
     import ast
 
-    sources = (
-        notebook_code_cells(path) if path.suffix == ".ipynb" else [f.code for f in fences(path) if f.runs]
-    )
+    sources = notebook_code_cells(path) if path.suffix == ".ipynb" else [f.code for f in fences(path) if f.runs]
     found = []
     for code in sources:
         for node in ast.walk(ast.parse(code)):

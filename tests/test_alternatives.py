@@ -46,9 +46,7 @@ def test_rope_matches_complex_multiplication():
     x = torch.randn(5, 8, dtype=torch.float64, generator=g)
     pos = torch.tensor([0, 3, 7, 100, 12345])
     w = 10000.0 ** (-torch.arange(0, 8, 2, dtype=torch.float64) / 8)
-    z = torch.complex(x[:, 0::2], x[:, 1::2]) * torch.polar(
-        torch.ones(5, 4, dtype=torch.float64), pos[:, None] * w
-    )
+    z = torch.complex(x[:, 0::2], x[:, 1::2]) * torch.polar(torch.ones(5, 4, dtype=torch.float64), pos[:, None] * w)
     expected = torch.stack((z.real, z.imag), -1).flatten(-2)
     torch.testing.assert_close(rope_rotate(x, pos), expected, rtol=0, atol=1e-12)
     assert torch.equal(rope_rotate(x[:2]), rope_rotate(x[:2], torch.arange(2)))
@@ -90,9 +88,7 @@ def test_rope_pairings_match_the_published_code(base):
     g = torch.Generator().manual_seed(3)
     x = torch.randn(6, 128, dtype=torch.float64, generator=g)  # one head of width 128 (LLaMA 2 7B: 4096 / 32)
     pos = torch.tensor([0, 1, 17, 1000, 4095, 8191])
-    torch.testing.assert_close(
-        rope_rotate(x, pos, base=base), meta_apply_rotary_emb(x, pos, base), rtol=0, atol=1e-11
-    )
+    torch.testing.assert_close(rope_rotate(x, pos, base=base), meta_apply_rotary_emb(x, pos, base), rtol=0, atol=1e-11)
     torch.testing.assert_close(
         rope_rotate(x, pos, base=base, pairing="half"), hf_apply_rotary_pos_emb(x, pos, base), rtol=0, atol=1e-11
     )

@@ -86,8 +86,9 @@ def test_notebook_cache_is_keyed_by_the_library(tmp_path: Path, monkeypatch: pyt
     assert config.plugins["mkdocs-jupyter"].config["execute"] is True
 
 
-@pytest.mark.parametrize(("pages", "nav"), [(BROKEN_LINK, ["index.md"]), (BROKEN_ANCHOR, ["index.md", "other.md"])],
-                         ids=["link", "anchor"])
+@pytest.mark.parametrize(
+    ("pages", "nav"), [(BROKEN_LINK, ["index.md"]), (BROKEN_ANCHOR, ["index.md", "other.md"])], ids=["link", "anchor"]
+)
 def test_default_build_aborts_on_a_broken_link(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> None:
     """``site.build()`` with its defaults (strict not passed) is the build of ``make site``: it must abort."""
     with pytest.raises(Abort, match="in strict mode"):
@@ -238,6 +239,7 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
     assert after == before  # the failed build changed nothing, and left no staging folder behind
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken", "good", "site"]
 
+
 @pytest.mark.browser
 def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
     """A copy of the sources without .git (a release tarball, `git archive`) builds strictly: the "Last update"
@@ -253,7 +255,10 @@ def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
     src = tmp_path / "pe-docs"
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split("\0")
     for rel in filter(None, listed):
         if (ROOT / rel).is_file():
@@ -270,7 +275,12 @@ def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
     out = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "site_tools.site", "build", "--lang", "en", "--site-dir", str(out)],
-        cwd=src, env=env, capture_output=True, text=True, check=False, timeout=600,
+        cwd=src,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     html = (out / "formula" / "index.html").read_text(encoding="utf-8")

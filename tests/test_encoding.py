@@ -347,7 +347,7 @@ def test_properties_shape_range_and_unit_pairs(count, half, dtype, layout):
     radius = sin.double() ** 2 + cos.double() ** 2
     tol = 1e-6 if dtype == torch.float32 else 1e-14
     assert (radius - 1).abs().max() <= tol
-    assert torch.equal(pe[0, : d : 2] if layout == "interleaved" else pe[0, :half], torch.zeros(half, dtype=dtype))
+    assert torch.equal(pe[0, :d:2] if layout == "interleaved" else pe[0, :half], torch.zeros(half, dtype=dtype))
 
 
 @pytest.mark.parametrize("d", [2, 64, 512, 4096])

@@ -303,8 +303,19 @@ def test_keyboard_alone_drives_every_view(visit: object, path: str) -> None:
 
 
 # RdBu_r in 11 stops, as the script and the build-time heatmap use it
-STOPS = ["#053061", "#2065ab", "#4393c3", "#90c4dd", "#d1e5f0", "#f7f6f6", "#fddbc7", "#f3a481", "#d6604d",
-         "#b1182b", "#67001f"]
+STOPS = [
+    "#053061",
+    "#2065ab",
+    "#4393c3",
+    "#90c4dd",
+    "#d1e5f0",
+    "#f7f6f6",
+    "#fddbc7",
+    "#f3a481",
+    "#d6604d",
+    "#b1182b",
+    "#67001f",
+]
 
 
 def expected_cells(table: np.ndarray, height: int, width: int) -> np.ndarray:

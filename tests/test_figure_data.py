@@ -553,7 +553,10 @@ def check_encoding_curve(fig: Figure, *, d_model: int, positions: int, pairs: Se
     assert np.any(np.diff(z) > 0) and np.any(np.diff(z) < 0)  # the title's "turns back"
     assert left.get_title().startswith(f"columns {2 * a}, {2 * a + 1}, {2 * b}: bounded")
     assert (left.get_xlabel(), left.get_ylabel(), left.get_zlabel()) == (
-        f"sin(p·w_{a})", f"cos(p·w_{a})", f"sin(p·w_{b})")
+        f"sin(p·w_{a})",
+        f"cos(p·w_{a})",
+        f"sin(p·w_{b})",
+    )
     # right: angles (p·w_a, p·w_b) on the drawn torus, pair a round the tube, pair b round the hole
     (wire,) = (c for c in right.collections if isinstance(c, Line3DCollection))
     big, small, z0 = fit_torus(wire._segments3d)  # the wireframe's 3-D segments (no public getter)
@@ -633,9 +636,12 @@ def check_measured_frequencies(fig: Figure, *, d_model: int, n_positions: int) -
     assert np.all(bare[first:] == 1 / n)  # the bare argmax answers one bin for every slower column
     top, bottom = fig.axes
     *lines, one_bin = top.get_lines()
-    labels = ["theory  w_i / 2π", f"bare FFT of {n} positions (no window, argmax)",
-              f"≥ {inspect.signature(measured_frequencies).parameters['cycles'].default:g} wavelengths per column, "
-              "Hann window, interpolated"]
+    labels = [
+        "theory  w_i / 2π",
+        f"bare FFT of {n} positions (no window, argmax)",
+        f"≥ {inspect.signature(measured_frequencies).parameters['cycles'].default:g} wavelengths per column, "
+        "Hann window, interpolated",
+    ]
     for line, expected, label in zip(lines, (theory, bare, good), labels, strict=True):
         x, y = xy(line)
         same_ints(x, i, f"frequency index, {label}")
@@ -652,8 +658,12 @@ def check_measured_frequencies(fig: Figure, *, d_model: int, n_positions: int) -
     for ax in (top, bottom):
         (band,) = ax.patches
         assert isinstance(band, Rectangle) and band.get_data_transform() == ax.get_xaxis_transform()
-        close([band.get_x(), band.get_y(), band.get_width(), band.get_height()],
-              [first - 0.5, 0, d // 2 - first, 1], atol=1e-12, what="shaded columns λ > n")
+        close(
+            [band.get_x(), band.get_y(), band.get_width(), band.get_height()],
+            [first - 0.5, 0, d // 2 - first, 1],
+            atol=1e-12,
+            what="shaded columns λ > n",
+        )
     (note,) = top.texts
     assert isinstance(note, Annotation)
     assert note.get_text() == f"λ > {n}: {d // 2 - first} columns\nunresolvable in {n} positions"
@@ -672,8 +682,10 @@ def check_band_contributions(fig: Figure, *, d_model: int, max_k: int, n_bands: 
     ax = fig.axes[0]
     *lines, zero = ax.get_lines()
     assert len(lines) == n_bands + 1
-    labels = [f"{name}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}"
-              for name, (lo, hi) in zip(names, itertools.pairwise(edges), strict=True)]
+    labels = [
+        f"{name}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}"
+        for name, (lo, hi) in zip(names, itertools.pairwise(edges), strict=True)
+    ]
     # k·w_i up to k = max_k: float64 phases from two pow implementations (1 ulp apart) agree to ~k·1e-16
     for line, expected, label in zip(lines, [*terms, total], [*labels, "sum = s(k)"], strict=True):
         x, y = xy(line)
@@ -709,8 +721,10 @@ def check_t5_buckets(fig: Figure, *, max_offset: int, num_buckets: int, max_dist
     for line, bidirectional in zip(lines, (True, False), strict=True):
         x, y = xy(line)
         same_ints(x, offsets, "offsets")
-        expected = [t5_bucket(int(o), bidirectional=bidirectional, num_buckets=num_buckets,
-                              max_distance=max_distance) for o in offsets]
+        expected = [
+            t5_bucket(int(o), bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
+            for o in offsets
+        ]
         same_ints(y, expected, f"buckets, bidirectional={bidirectional}")
     marks = [line for line in ax.get_lines() if line not in lines]
     assert [list(xy(m)[0]) for m in marks] == [[-max_distance] * 2, [max_distance] * 2]
@@ -874,42 +888,86 @@ def _arrays(fig: Figure) -> list[Plotted]:
                 for c, coordinate in enumerate("xyz"):
                     found.append((f"{what}, {coordinate}", *_line_3d(line, c), [NEGATED, REVERSED]))
                 continue
-            found.append((f"{what}, y", lambda line=line: np.asarray(line.get_ydata(), dtype=np.float64),
-                          lambda v, line=line: line.set_ydata(v), [NEGATED, REVERSED]))
-            found.append((f"{what}, x", lambda line=line: np.asarray(line.get_xdata(), dtype=np.float64),
-                          lambda v, line=line: line.set_xdata(v), [NEGATED, REVERSED]))
+            found.append(
+                (
+                    f"{what}, y",
+                    lambda line=line: np.asarray(line.get_ydata(), dtype=np.float64),
+                    lambda v, line=line: line.set_ydata(v),
+                    [NEGATED, REVERSED],
+                )
+            )
+            found.append(
+                (
+                    f"{what}, x",
+                    lambda line=line: np.asarray(line.get_xdata(), dtype=np.float64),
+                    lambda v, line=line: line.set_xdata(v),
+                    [NEGATED, REVERSED],
+                )
+            )
         for n, image in enumerate(ax.get_images()):
-            found.append((f"axes {a}, image {n}",
-                          lambda image=image: np.asarray(np.ma.getdata(image.get_array()), dtype=np.float64),
-                          lambda v, image=image: image.set_data(v), [NEGATED, REVERSED, TRANSPOSED]))
+            found.append(
+                (
+                    f"axes {a}, image {n}",
+                    lambda image=image: np.asarray(np.ma.getdata(image.get_array()), dtype=np.float64),
+                    lambda v, image=image: image.set_data(v),
+                    [NEGATED, REVERSED, TRANSPOSED],
+                )
+            )
         for n, dots in enumerate(c for c in ax.collections if isinstance(c, PathCollection)):
             what = f"axes {a}, scatter {n}"
             if isinstance(dots, Path3DCollection):  # its get_offsets hold a 2-D projection
                 for c, coordinate in enumerate("xyz"):
                     found.append((f"{what}, {coordinate}", *_scatter_3d(dots, c), [NEGATED, REVERSED]))
             else:
-                found.append((what, lambda dots=dots: np.array(np.ma.getdata(dots.get_offsets())),
-                              lambda v, dots=dots: dots.set_offsets(v), [("y negated", _flip_y), REVERSED]))
+                found.append(
+                    (
+                        what,
+                        lambda dots=dots: np.array(np.ma.getdata(dots.get_offsets())),
+                        lambda v, dots=dots: dots.set_offsets(v),
+                        [("y negated", _flip_y), REVERSED],
+                    )
+                )
             if dots.get_array() is not None:  # colours from a colour map
-                found.append((f"{what}, colour values",
-                              lambda dots=dots: np.asarray(np.ma.getdata(dots.get_array()), dtype=np.float64),
-                              lambda v, dots=dots: dots.set_array(v), [NEGATED, REVERSED]))
+                found.append(
+                    (
+                        f"{what}, colour values",
+                        lambda dots=dots: np.asarray(np.ma.getdata(dots.get_array()), dtype=np.float64),
+                        lambda v, dots=dots: dots.set_array(v),
+                        [NEGATED, REVERSED],
+                    )
+                )
             elif len(point_colours(dots)) > 1:  # one RGBA row per point
-                found.append((f"{what}, colours", lambda dots=dots: point_colours(dots),
-                              lambda v, dots=dots: dots.set_facecolor(v), [REVERSED]))
+                found.append(
+                    (
+                        f"{what}, colours",
+                        lambda dots=dots: point_colours(dots),
+                        lambda v, dots=dots: dots.set_facecolor(v),
+                        [REVERSED],
+                    )
+                )
         for n, wire in enumerate(c for c in ax.collections if isinstance(c, Line3DCollection)):
             # a torus is symmetric under negation and reversal of its vertices: stretch one coordinate instead
             for c, coordinate in enumerate("xyz"):
                 found.append((f"axes {a}, wireframe {n}, {coordinate}", *_segments_3d(wire, c), [SCALED]))
         for n, patch in enumerate(ax.patches):
             assert isinstance(patch, Rectangle), f"axes {a}: teach _arrays the patch {patch!r}"
-            found.append((f"axes {a}, patch {n}",
-                          lambda patch=patch: np.array(patch.get_bbox().bounds, dtype=np.float64),
-                          lambda v, patch=patch: patch.set_bounds(*v), [NEGATED, REVERSED, SHIFTED]))
+            found.append(
+                (
+                    f"axes {a}, patch {n}",
+                    lambda patch=patch: np.array(patch.get_bbox().bounds, dtype=np.float64),
+                    lambda v, patch=patch: patch.set_bounds(*v),
+                    [NEGATED, REVERSED, SHIFTED],
+                )
+            )
         for n, note in enumerate(t for t in ax.texts if isinstance(t, Annotation)):
-            found.append((f"axes {a}, annotated point {n} ({note.get_text()!r})",
-                          lambda note=note: np.array(note.xy, dtype=np.float64),
-                          lambda v, note=note: setattr(note, "xy", tuple(v)), [NEGATED, REVERSED, SHIFTED]))
+            found.append(
+                (
+                    f"axes {a}, annotated point {n} ({note.get_text()!r})",
+                    lambda note=note: np.array(note.xy, dtype=np.float64),
+                    lambda v, note=note: setattr(note, "xy", tuple(v)),
+                    [NEGATED, REVERSED, SHIFTED],
+                )
+            )
     return found
 
 
@@ -927,8 +985,9 @@ def test_every_plotted_array_is_checked(name: str) -> None:
         original = get()
         for how, mutation in mutations:
             changed = mutation(original)
-            if changed.shape == original.shape and np.allclose(changed, original, rtol=1e-9, atol=1e-12,
-                                                               equal_nan=True):
+            if changed.shape == original.shape and np.allclose(
+                changed, original, rtol=1e-9, atol=1e-12, equal_nan=True
+            ):
                 continue  # (nearly) a no-op: the line at 0, a point reversed, a symmetric image transposed
             put(changed)
             try:

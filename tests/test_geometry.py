@@ -31,8 +31,9 @@ def test_distances_match_the_table_for_every_position(d: int) -> None:
         assert torch.allclose(gaps, torch.full_like(gaps, dist[k].item()), atol=1e-11, rtol=0)
 
 
-@pytest.mark.parametrize(("d", "base", "k"), [(8, 10000.0, 7), (64, 10000.0, 12345), (512, 10000.0, 20_011),
-                                              (6, 3.5, 100)])
+@pytest.mark.parametrize(
+    ("d", "base", "k"), [(8, 10000.0, 7), (64, 10000.0, 12345), (512, 10000.0, 20_011), (6, 3.5, 100)]
+)
 def test_distances_match_a_60_digit_reference(d: int, base: float, k: int) -> None:
     mpmath.mp.dps = 60
     ref = 2 * mpmath.sqrt(

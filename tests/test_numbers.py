@@ -61,7 +61,7 @@ def test_what_counts_as_a_stated_number(text: str, expected: list[tuple[str, flo
 def test_code_spans_links_comments_and_fences_are_not_prose(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
     page.write_text(
-        "---\nquoted:\n  \"25.7\": a paper\n---\n# T\n\nSee [issue](https://x.org/a/123) and `arange(1000)`.\n"
+        '---\nquoted:\n  "25.7": a paper\n---\n# T\n\nSee [issue](https://x.org/a/123) and `arange(1000)`.\n'
         "<!-- 4567 -->\n\n```python\nx = 890\n```\n\nIt gave 25.7 and 0.973.\n",
         encoding="utf-8",
     )
@@ -142,8 +142,12 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     en.write_text(text, encoding="utf-8")
     problems = numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
     line = next(i for i, t in enumerate(en.read_text(encoding="utf-8").splitlines(), 1) if "1.0466" in t)
-    assert any(p.endswith(f"wavelength.md:{line}: the text states 1.0466, which no assertion or expected output "
-                          "on this page contains") for p in problems), problems
+    assert any(
+        p.endswith(
+            f"wavelength.md:{line}: the text states 1.0466, which no assertion or expected output on this page contains"
+        )
+        for p in problems
+    ), problems
     assert any("61 611" in p and "no assertion" in p for p in problems)
     assert any("61 611 is stated 1× in en" in p and "but 0× in zh" in p for p in problems), problems
     assert any("60 611 is stated 0× in en (lines -) but 1× in zh" in p for p in problems), problems

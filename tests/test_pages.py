@@ -86,7 +86,7 @@ def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.Monk
 def test_fence_parser_flags_silent_skips(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
     page.write_text(
-        "```py\na = 1\n```\n\n```python title=\"x.py\"\nb = 2\n```\n\n~~~python\nc = 3\n~~~\n\n```python\nd = 4\n```\n",
+        '```py\na = 1\n```\n\n```python title="x.py"\nb = 2\n```\n\n~~~python\nc = 3\n~~~\n\n```python\nd = 4\n```\n',
         encoding="utf-8",
     )
     fs = pages.fences(page)

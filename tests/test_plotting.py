@@ -46,7 +46,8 @@ def _defined_plot_functions() -> set[str]:
     for info in pkgutil.iter_modules(plotting.__path__):
         module = importlib.import_module(f"{plotting.__name__}.{info.name}")
         names |= {
-            name for name, obj in vars(module).items()
+            name
+            for name, obj in vars(module).items()
             if name.startswith("plot_") and inspect.isfunction(obj) and obj.__module__ == module.__name__
         }
     return names
@@ -80,8 +81,9 @@ def test_docstrings_are_google_style_and_complete(fn) -> None:
 
 
 @pytest.mark.parametrize("fn", PLOTS, ids=lambda f: f.__name__)
-@pytest.mark.parametrize(("kwargs", "message"), [({"lang": "fr"}, "lang must be one of"),
-                                                 ({"theme": "sepia"}, "theme must be one of")])
+@pytest.mark.parametrize(
+    ("kwargs", "message"), [({"lang": "fr"}, "lang must be one of"), ({"theme": "sepia"}, "theme must be one of")]
+)
 def test_every_figure_checks_lang_and_theme(fn, kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         fn(**kwargs)
@@ -92,8 +94,12 @@ def test_style_helpers_validate_lang_and_theme() -> None:
         _style.text("fr", en="a", zh="b")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="lang must be one of"), _style.themed("fr", "light"):  # type: ignore[arg-type]
         pass
-    with pytest.raises(ValueError, match=r"theme must be one of \('light', 'dark'\), got 'x'"), _style.themed(
-        "en", "x"  # type: ignore[arg-type]
+    with (
+        pytest.raises(ValueError, match=r"theme must be one of \('light', 'dark'\), got 'x'"),
+        _style.themed(
+            "en",
+            "x",  # type: ignore[arg-type]
+        ),
     ):
         pass
     assert _style.text("zh", en="a", zh="b") == "b"

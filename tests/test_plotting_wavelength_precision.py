@@ -16,8 +16,7 @@ from pe_docs.plotting import (
 )
 from site_tools.figures import FIGURES, render_svg
 
-NAMES = ["wavelengths", "scales", "binary-vs-sinusoid", "neighbour-similarity", "frequency-ulps",
-         "log-trick-error"]
+NAMES = ["wavelengths", "scales", "binary-vs-sinusoid", "neighbour-similarity", "frequency-ulps", "log-trick-error"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -255,4 +255,3 @@ def test_every_public_name_is_on_exactly_one_api_page() -> None:
     missing = sorted(set(pe_docs.__all__) - set(members))
     assert not missing, f"add `::: pe_docs.<name>` to one of docs/{{en,zh}}/api*.md for: {missing}"
     assert not duplicated and set(members) <= set(pe_docs.__all__), (duplicated, set(members) - set(pe_docs.__all__))
-

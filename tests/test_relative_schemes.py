@@ -194,8 +194,13 @@ def test_shaw_attention_causal():
     ],
 )
 def test_shaw_attention_rejects_bad_input(kwargs, error, message):
-    args = {"q": torch.zeros(5, 4), "k": torch.zeros(5, 4), "v": torch.zeros(5, 4),
-            "rel_k": torch.zeros(5, 4), "rel_v": torch.zeros(5, 4)}
+    args = {
+        "q": torch.zeros(5, 4),
+        "k": torch.zeros(5, 4),
+        "v": torch.zeros(5, 4),
+        "rel_k": torch.zeros(5, 4),
+        "rel_v": torch.zeros(5, 4),
+    }
     args.update(kwargs)
     with pytest.raises(error) as info:
         shaw_attention(**args)
@@ -354,8 +359,13 @@ def test_xl_batched():
     ],
 )
 def test_xl_rejects_bad_input(kwargs, message):
-    args = {"q": torch.zeros(3, 4), "k": torch.zeros(3, 4), "r": torch.zeros(3, 4), "u": torch.zeros(4),
-            "v": torch.zeros(4)}
+    args = {
+        "q": torch.zeros(3, 4),
+        "k": torch.zeros(3, 4),
+        "r": torch.zeros(3, 4),
+        "u": torch.zeros(4),
+        "v": torch.zeros(4),
+    }
     args.update(kwargs)
     for fn in (transformer_xl_terms, transformer_xl_scores):
         with pytest.raises(ValueError) as info:

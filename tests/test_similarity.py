@@ -51,7 +51,7 @@ def test_neighbour_similarity_chunking_is_seamless(monkeypatch: pytest.MonkeyPat
 def test_measured_turning_points(d: int, rise: int, negative: int) -> None:
     s = neighbour_similarity(d, 4000)
     assert first_rise(s) == rise
-    assert s[rise + 1] > s[rise] and (s[1 : rise + 1] < s[: rise]).all()
+    assert s[rise + 1] > s[rise] and (s[1 : rise + 1] < s[:rise]).all()
     assert first_negative(s) == negative
 
 

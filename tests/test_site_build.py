@@ -261,7 +261,10 @@ def test_last_update_is_the_git_date_in_the_page_language(site_dir: Path, lang: 
         shown = re.findall(r'git-revision-date-localized-plugin-date" title="[^"]*">([^<]+)</span>', html)
         stamp = subprocess.run(
             ["git", "log", "-1", "--format=%at", "--", f"docs/{lang}/{name}"],
-            cwd=root, capture_output=True, text=True, check=True,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         if stamp:
             days = [dt.datetime.fromtimestamp(int(stamp), dt.UTC).date()]

@@ -94,8 +94,7 @@ def test_peak_frequencies_bad_input(args, kwargs, error, message) -> None:
 # ---------------------------------------------------------------- measured_frequencies
 
 
-@pytest.mark.parametrize(("d", "base"), [(8, 10000.0), (512, 10000.0), (1024, 10000.0), (64, 500000.0),
-                                          (8, 0.5)])
+@pytest.mark.parametrize(("d", "base"), [(8, 10000.0), (512, 10000.0), (1024, 10000.0), (64, 500000.0), (8, 0.5)])
 def test_every_column_is_measured(d: int, base: float) -> None:
     theory = inverse_frequencies(d, base=base) / (2 * math.pi)
     got = measured_frequencies(d, base=base)

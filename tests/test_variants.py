@@ -51,9 +51,7 @@ def test_layout_converters_are_bit_exact_inverses(length, half):
 
 
 def test_concat_paper_table_even_and_odd():
-    assert torch.equal(
-        concat_paper_table(50, 16), sinusoidal_table(50, 16, dtype=torch.float64, layout="concat")
-    )
+    assert torch.equal(concat_paper_table(50, 16), sinusoidal_table(50, 16, dtype=torch.float64, layout="concat"))
     odd = concat_paper_table(10, 5)
     assert odd.shape == (10, 5)
     p = torch.arange(10, dtype=torch.float64)

@@ -70,9 +70,7 @@ def plot_dtype_error(
             err = running_max(recipe_error(recipe, positions, d_model))
             label = text(lang, en=_LABELS[recipe][0], zh=_LABELS[recipe][1])
             style = "--" if recipe.endswith("-cast") else "-"
-            (line,) = ax.plot(
-                positions.numpy(), err.clamp_min(1e-9).numpy(), style, label=label, linewidth=1.6
-            )
+            (line,) = ax.plot(positions.numpy(), err.clamp_min(1e-9).numpy(), style, label=label, linewidth=1.6)
             nan = torch.isnan(err)
             if nan.any():
                 first = int(torch.nonzero(nan)[0])

@@ -79,8 +79,9 @@ def plot_encoding_curve(
     lang, theme = check_lang_theme(lang, theme)
     d = check_d_model(d_model)
     n = check_int("positions", positions, minimum=2)
-    chosen = check_indices("pairs", pairs, what="pair index", minimum=0, below=d // 2,
-                           below_text=f"d_model / 2 = {d // 2}")
+    chosen = check_indices(
+        "pairs", pairs, what="pair index", minimum=0, below=d // 2, below_text=f"d_model / 2 = {d // 2}"
+    )
     if len(chosen) != 2:
         raise ValueError(f"pairs must hold exactly two pair indices (a, b), got {len(chosen)}")
     a, b = chosen
@@ -101,14 +102,26 @@ def plot_encoding_curve(
         left.set_zlim(-1.05, 1.05)
         for setter in (left.set_xticks, left.set_yticks, left.set_zticks):
             setter([-1, 0, 1])
-        left.set_title(text(lang, en=f"columns {2 * a}, {2 * a + 1}, {2 * b}: bounded, turns back",
-                            zh=f"第 {2 * a}、{2 * a + 1}、{2 * b} 列：有界，会折返"), fontsize=9)
+        left.set_title(
+            text(
+                lang,
+                en=f"columns {2 * a}, {2 * a + 1}, {2 * b}: bounded, turns back",
+                zh=f"第 {2 * a}、{2 * a + 1}、{2 * b} 列：有界，会折返",
+            ),
+            fontsize=9,
+        )
         # torus: pair b goes round the hole (radius R), pair a round the tube (radius r)
         big, small = 2.0, 0.75
         ta, tb = p * w[a], p * w[b]
         u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 40), np.linspace(0, 2 * np.pi, 20))
-        right.plot_wireframe((big + small * np.cos(v)) * np.cos(u), (big + small * np.cos(v)) * np.sin(u),
-                             small * np.sin(v), color=matplotlib.rcParams["grid.color"], linewidth=0.3, alpha=0.6)
+        right.plot_wireframe(
+            (big + small * np.cos(v)) * np.cos(u),
+            (big + small * np.cos(v)) * np.sin(u),
+            small * np.sin(v),
+            color=matplotlib.rcParams["grid.color"],
+            linewidth=0.3,
+            alpha=0.6,
+        )
         tx = (big + small * np.cos(ta)) * np.cos(tb)
         ty = (big + small * np.cos(ta)) * np.sin(tb)
         tz = small * np.sin(ta)
@@ -119,15 +132,26 @@ def plot_encoding_curve(
         right.set_zlim(-1.2, 1.2)
         right.set_box_aspect((4.8, 4.8, 2.4))
         right.set_axis_off()
-        right.set_title(text(lang, en=f"pairs {a} (λ ≈ {lam[a]:.0f}) and {b} (λ ≈ {lam[b]:.0f}) on a torus",
-                             zh=f"第 {a} 对（λ ≈ {lam[a]:.0f}）与第 {b} 对（λ ≈ {lam[b]:.0f}）在环面上"),
-                        fontsize=9)
+        right.set_title(
+            text(
+                lang,
+                en=f"pairs {a} (λ ≈ {lam[a]:.0f}) and {b} (λ ≈ {lam[b]:.0f}) on a torus",
+                zh=f"第 {a} 对（λ ≈ {lam[a]:.0f}）与第 {b} 对（λ ≈ {lam[b]:.0f}）在环面上",
+            ),
+            fontsize=9,
+        )
         _style_3d(left, theme)
         left.tick_params(labelsize=7)
         left.view_init(elev=18, azim=-60)
         right.view_init(elev=35, azim=-60)
-        fig.suptitle(text(lang, en=f"Rows 0…{n - 1} of a d = {d} table, coloured by position",
-                          zh=f"d = {d} 编码表的第 0…{n - 1} 行，颜色表示位置"), fontsize=11)
+        fig.suptitle(
+            text(
+                lang,
+                en=f"Rows 0…{n - 1} of a d = {d} table, coloured by position",
+                zh=f"d = {d} 编码表的第 0…{n - 1} 行，颜色表示位置",
+            ),
+            fontsize=11,
+        )
     return fig
 
 
@@ -180,17 +204,29 @@ def plot_principal_components(
         points = left.scatter(coords[:, 0], coords[:, 1], c=np.arange(last), cmap="viridis", s=5, zorder=3)
         fig.colorbar(points, ax=left, shrink=0.85, label=text(lang, en="position  p", zh="位置  p"))
         shares = results[last].explained.numpy()
-        left.set_xlabel(text(lang, en=f"PC 1 ({shares[0]:.0%} of the variance)",
-                             zh=f"第 1 主成分（方差的 {shares[0]:.0%}）"))
+        left.set_xlabel(
+            text(lang, en=f"PC 1 ({shares[0]:.0%} of the variance)", zh=f"第 1 主成分（方差的 {shares[0]:.0%}）")
+        )
         left.set_ylabel(text(lang, en=f"PC 2 ({shares[1]:.0%})", zh=f"第 2 主成分（{shares[1]:.0%}）"))
         left.set_aspect("equal", adjustable="datalim")
-        left.set_title(text(lang, en=f"L = {last}, d = {d}: first two components",
-                            zh=f"L = {last}，d = {d}：前两个主成分"), fontsize=10)
+        left.set_title(
+            text(lang, en=f"L = {last}, d = {d}: first two components", zh=f"L = {last}，d = {d}：前两个主成分"),
+            fontsize=10,
+        )
         for n in ls:
             share = results[n].explained.numpy()[:n_shown]
-            right.plot(np.arange(1, len(share) + 1), 100 * share, ".-", markersize=4, linewidth=1.2,
-                       label=text(lang, en=f"L = {n}: first 3 hold {share[:3].sum():.0%}",
-                                  zh=f"L = {n}：前 3 个占 {share[:3].sum():.0%}"))
+            right.plot(
+                np.arange(1, len(share) + 1),
+                100 * share,
+                ".-",
+                markersize=4,
+                linewidth=1.2,
+                label=text(
+                    lang,
+                    en=f"L = {n}: first 3 hold {share[:3].sum():.0%}",
+                    zh=f"L = {n}：前 3 个占 {share[:3].sum():.0%}",
+                ),
+            )
         right.set_ylim(bottom=0)
         right.set_xlabel(text(lang, en="component", zh="主成分序号"))
         right.set_ylabel(text(lang, en="share of variance (%)", zh="方差占比（%）"))
@@ -244,14 +280,18 @@ def plot_similarity_matrix(
             image = ax.imshow(cosine, cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
             ax.grid(False)
             rise = first_rise(neighbour_similarity(d, n - 1))
-            note = (text(lang, en=f", first rise after k = {rise}", zh=f"，k = {rise} 之后首次回升")
-                    if rise is not None else "")
+            note = (
+                text(lang, en=f", first rise after k = {rise}", zh=f"，k = {rise} 之后首次回升")
+                if rise is not None
+                else ""
+            )
             ax.set_title(f"d = {d}{note}", fontsize=10)
             ax.set_xlabel(text(lang, en="position  j", zh="位置  j"))
         axes[0][0].set_ylabel(text(lang, en="position  i", zh="位置  i"))
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.85)
-        fig.suptitle(text(lang, en="cos(PE[i], PE[j]) depends on j − i only",
-                          zh="cos(PE[i], PE[j]) 只取决于 j − i"), fontsize=11)
+        fig.suptitle(
+            text(lang, en="cos(PE[i], PE[j]) depends on j − i only", zh="cos(PE[i], PE[j]) 只取决于 j − i"), fontsize=11
+        )
     return fig
 
 
@@ -311,30 +351,61 @@ def plot_measured_frequencies(
     unresolved = np.nonzero(1 / theory > n)[0]
     with themed(lang, theme):
         fig, (ax, err) = new_figure(7.0, 5.4, nrows=2, sharex=True, height_ratios=(3, 2))
-        ax.plot(i, theory, "-", color="0.5", linewidth=2.5, alpha=0.7,
-                label=text(lang, en="theory  w_i / 2π", zh="理论值  w_i / 2π"))
-        ax.plot(i, bare, ".", color=CYCLE[1], markersize=4,
-                label=text(lang, en=f"bare FFT of {n} positions (no window, argmax)",
-                           zh=f"{n} 个位置直接做 FFT（无窗，取 argmax）"))
-        ax.plot(i, good, "x", color=CYCLE[0], markersize=3,
-                label=text(lang, en="≥ 8 wavelengths per column, Hann window, interpolated",
-                           zh="每列至少 8 个波长，Hann 窗，插值"))
+        ax.plot(
+            i,
+            theory,
+            "-",
+            color="0.5",
+            linewidth=2.5,
+            alpha=0.7,
+            label=text(lang, en="theory  w_i / 2π", zh="理论值  w_i / 2π"),
+        )
+        ax.plot(
+            i,
+            bare,
+            ".",
+            color=CYCLE[1],
+            markersize=4,
+            label=text(
+                lang, en=f"bare FFT of {n} positions (no window, argmax)", zh=f"{n} 个位置直接做 FFT（无窗，取 argmax）"
+            ),
+        )
+        ax.plot(
+            i,
+            good,
+            "x",
+            color=CYCLE[0],
+            markersize=3,
+            label=text(
+                lang, en="≥ 8 wavelengths per column, Hann window, interpolated", zh="每列至少 8 个波长，Hann 窗，插值"
+            ),
+        )
         err.plot(i, np.abs(bare - theory) / theory, ".", color=CYCLE[1], markersize=4)
         err.plot(i, np.abs(good - theory) / theory, "x", color=CYCLE[0], markersize=3)
         if unresolved.size:
             for axis in (ax, err):
                 axis.axvspan(unresolved[0] - 0.5, d // 2 - 0.5, color=CYCLE[3], alpha=0.12, linewidth=0)
-            ax.annotate(text(lang, en=f"λ > {n}: {unresolved.size} columns\nunresolvable in {n} positions",
-                             zh=f"λ > {n}：{unresolved.size} 列\n{n} 个位置无法分辨"),
-                        xy=(unresolved[0], theory[-1]), xytext=(6, 6), textcoords="offset points", fontsize=8)
+            ax.annotate(
+                text(
+                    lang,
+                    en=f"λ > {n}: {unresolved.size} columns\nunresolvable in {n} positions",
+                    zh=f"λ > {n}：{unresolved.size} 列\n{n} 个位置无法分辨",
+                ),
+                xy=(unresolved[0], theory[-1]),
+                xytext=(6, 6),
+                textcoords="offset points",
+                fontsize=8,
+            )
         ax.axhline(1 / n, color=CYCLE[1], linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
         err.set_yscale("log")
         ax.set_ylabel(text(lang, en="cycles per position", zh="每个位置的周数"))
         err.set_ylabel(text(lang, en="relative error", zh="相对误差"))
         err.set_xlabel(text(lang, en="frequency index  i  (sine column 2i)", zh="频率序号  i（正弦列 2i）"))
-        ax.set_title(text(lang, en=f"Measured against theoretical frequency, d = {d}",
-                          zh=f"实测频率与理论频率（d = {d}）"), fontsize=10)
+        ax.set_title(
+            text(lang, en=f"Measured against theoretical frequency, d = {d}", zh=f"实测频率与理论频率（d = {d}）"),
+            fontsize=10,
+        )
         ax.legend(loc="lower left", fontsize=8)
     return fig
 
@@ -380,25 +451,45 @@ def plot_band_contributions(
     lam = wavelengths(d).numpy()
     k = np.arange(1, max_k + 1)
     if n_bands == 3:
-        names = [text(lang, en=name_en, zh=name_zh)
-                 for name_en, name_zh in (("high", "高频"), ("middle", "中频"), ("low", "低频"))]
+        names = [
+            text(lang, en=name_en, zh=name_zh)
+            for name_en, name_zh in (("high", "高频"), ("middle", "中频"), ("low", "低频"))
+        ]
     else:
         names = [text(lang, en=f"band {b + 1}", zh=f"第 {b + 1} 段") for b in range(n_bands)]
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.8)
         for b in range(n_bands):
             lo, hi = bands.edges[b], bands.edges[b + 1]
-            ax.plot(k, bands.values[b, 1:].numpy(), linewidth=0.9, color=CYCLE[b % len(CYCLE)],
-                    label=text(lang, en=f"{names[b]}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}",
-                               zh=f"{names[b]}：第 {lo}–{hi - 1} 对，"
-                                  f"λ {grouped(lang, lam[lo])}–{grouped(lang, lam[hi - 1])}"))
-        ax.plot(k, total[1:].numpy(), color=matplotlib.rcParams["text.color"], linewidth=1.2,
-                label=text(lang, en="sum = s(k)", zh="总和 = s(k)"))
+            ax.plot(
+                k,
+                bands.values[b, 1:].numpy(),
+                linewidth=0.9,
+                color=CYCLE[b % len(CYCLE)],
+                label=text(
+                    lang,
+                    en=f"{names[b]}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}",
+                    zh=f"{names[b]}：第 {lo}–{hi - 1} 对，λ {grouped(lang, lam[lo])}–{grouped(lang, lam[hi - 1])}",
+                ),
+            )
+        ax.plot(
+            k,
+            total[1:].numpy(),
+            color=matplotlib.rcParams["text.color"],
+            linewidth=1.2,
+            label=text(lang, en="sum = s(k)", zh="总和 = s(k)"),
+        )
         ax.axhline(0, color="0.5", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_xlabel(text(lang, en="offset  k", zh="偏移  k"))
         ax.set_ylabel(text(lang, en="term of cos(PE[p], PE[p+k])", zh="对余弦相似度的贡献"))
-        ax.set_title(text(lang, en=f"Who carries the similarity of positions k apart (d = {d})",
-                          zh=f"相距 k 的两个位置的相似度由谁贡献（d = {d}）"), fontsize=10)
+        ax.set_title(
+            text(
+                lang,
+                en=f"Who carries the similarity of positions k apart (d = {d})",
+                zh=f"相距 k 的两个位置的相似度由谁贡献（d = {d}）",
+            ),
+            fontsize=10,
+        )
         ax.legend(loc="upper right", fontsize=8)
     return fig

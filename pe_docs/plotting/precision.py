@@ -116,17 +116,29 @@ def plot_log_trick_error(
         fig, ax = new_figure(7.0, 3.6)
         for method, style in (("pow", "-"), ("log", "--")):
             err = row_errors(pos, d, method=method)
-            ax.plot(pos.numpy(), err.clamp_min(1e-9).numpy(), style, linewidth=1.5,
-                    label=text(lang, en=f"float32, {method} frequencies, phase in float32",
-                               zh=f"float32，{method} 频率，相位在 float32 中计算"))
-        ax.plot(pos.numpy(), cast_err.clamp_min(1e-9).numpy(), linewidth=1.5,
-                label=text(lang, en="float32, phase in float64 (rounded once)",
-                           zh="float32，相位在 float64 中计算（只舍入一次）"))
+            ax.plot(
+                pos.numpy(),
+                err.clamp_min(1e-9).numpy(),
+                style,
+                linewidth=1.5,
+                label=text(
+                    lang,
+                    en=f"float32, {method} frequencies, phase in float32",
+                    zh=f"float32，{method} 频率，相位在 float32 中计算",
+                ),
+            )
+        ax.plot(
+            pos.numpy(),
+            cast_err.clamp_min(1e-9).numpy(),
+            linewidth=1.5,
+            label=text(
+                lang, en="float32, phase in float64 (rounded once)", zh="float32，相位在 float64 中计算（只舍入一次）"
+            ),
+        )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
         ax.set_ylabel(text(lang, en="max |error| of row p", zh="第 p 行最大绝对误差"))
-        ax.set_title(text(lang, en=f"Table error against position, d = {d}",
-                          zh=f"编码表误差随位置的变化，d = {d}"))
+        ax.set_title(text(lang, en=f"Table error against position, d = {d}", zh=f"编码表误差随位置的变化，d = {d}"))
         ax.legend(loc="upper left", fontsize=8)
     return fig

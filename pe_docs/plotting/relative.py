@@ -61,9 +61,7 @@ def plot_transform_matrices(
         fig, axes = new_figure(2.5 * len(ks) + 0.8, 3.3, nrows=1, ncols=len(ks), squeeze=False)
         image = None
         for ax, k in zip(axes[0], ks, strict=True):
-            image = ax.imshow(
-                relative_transform(k, d).numpy(), cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest"
-            )
+            image = ax.imshow(relative_transform(k, d).numpy(), cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
             ax.grid(False)
             ax.set_title(f"$T_{{{k}}}$")
             ax.set_xticks(range(0, d, 4))
@@ -140,9 +138,7 @@ def plot_rotating_pairs(
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
             ax.set_xlabel(f"cos(p·w_{i})")
-            ax.set_title(
-                text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10
-            )
+            ax.set_title(text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10)
         axes[0][0].set_ylabel("sin(p·w_i)")
         fig.suptitle(
             text(

@@ -59,10 +59,20 @@ def plot_t5_buckets(
     causal = t5_relative_bucket(offsets, bidirectional=False, num_buckets=num_buckets, max_distance=max_distance)
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.8)
-        ax.step(offsets.numpy(), both.numpy(), where="mid", linewidth=1.6,
-                label=text(lang, en="bidirectional (encoder)", zh="双向（编码器）"))
-        ax.step(offsets.numpy(), causal.numpy(), where="mid", linewidth=1.6,
-                label=text(lang, en="causal (decoder)", zh="因果（解码器）"))
+        ax.step(
+            offsets.numpy(),
+            both.numpy(),
+            where="mid",
+            linewidth=1.6,
+            label=text(lang, en="bidirectional (encoder)", zh="双向（编码器）"),
+        )
+        ax.step(
+            offsets.numpy(),
+            causal.numpy(),
+            where="mid",
+            linewidth=1.6,
+            label=text(lang, en="causal (decoder)", zh="因果（解码器）"),
+        )
         for x in (-max_distance, max_distance):
             if abs(x) <= max_offset:
                 ax.axvline(x, linestyle="--", linewidth=1.0, color="0.5")
@@ -125,11 +135,17 @@ def plot_context_extension(
     low, high = yarn_boundaries(d, length, base=base)
     ladders = [
         (text(lang, en="original", zh="原始"), inverse_frequencies(d, base=base), "-"),
-        (text(lang, en=f"position interpolation (÷{s:g})", zh=f"位置插值（÷{s:g}）"),
-         position_interpolation_frequencies(d, s, base=base), "--"),
+        (
+            text(lang, en=f"position interpolation (÷{s:g})", zh=f"位置插值（÷{s:g}）"),
+            position_interpolation_frequencies(d, s, base=base),
+            "--",
+        ),
         (text(lang, en="NTK-aware base change", zh="NTK-aware 换底"), ntk_aware_frequencies(d, s, base=base), "-."),
-        (text(lang, en="YaRN (NTK-by-parts)", zh="YaRN（NTK-by-parts）"),
-         yarn_frequencies(d, s, length, base=base), ":"),
+        (
+            text(lang, en="YaRN (NTK-by-parts)", zh="YaRN（NTK-by-parts）"),
+            yarn_frequencies(d, s, length, base=base),
+            ":",
+        ),
     ]
     i = torch.arange(d // 2).numpy()
     with themed(lang, theme):
@@ -139,18 +155,36 @@ def plot_context_extension(
             ax.plot(i, (2 * math.pi / w).numpy(), style, linewidth=1.8, label=label)
         ax.axhline(length, linestyle="--", linewidth=1.0, color="0.5")
         ax.axhline(s * length, linestyle=":", linewidth=1.0, color="0.5")
-        ax.annotate(text(lang, en=f"trained length L = {length:,}", zh=f"训练长度 L = {grouped(lang, length)}"),
-                    xy=(0, length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
-        extended = text(lang, en=f"extended length s·L = {s * length:,.0f}",
-                        zh=f"扩展后长度 s·L = {grouped(lang, s * length)}")
-        ax.annotate(extended,
-                    xy=(0, s * length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
-        ax.annotate(text(lang, en="YaRN's ramp", zh="YaRN 的过渡段"), xy=((low + high) / 2, 2 * math.pi),
-                    xytext=(0, 2), textcoords="offset points", fontsize=9, ha="center", va="bottom")
+        ax.annotate(
+            text(lang, en=f"trained length L = {length:,}", zh=f"训练长度 L = {grouped(lang, length)}"),
+            xy=(0, length),
+            xytext=(2, 3),
+            textcoords="offset points",
+            fontsize=9,
+            va="bottom",
+        )
+        extended = text(
+            lang, en=f"extended length s·L = {s * length:,.0f}", zh=f"扩展后长度 s·L = {grouped(lang, s * length)}"
+        )
+        ax.annotate(extended, xy=(0, s * length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
+        ax.annotate(
+            text(lang, en="YaRN's ramp", zh="YaRN 的过渡段"),
+            xy=((low + high) / 2, 2 * math.pi),
+            xytext=(0, 2),
+            textcoords="offset points",
+            fontsize=9,
+            ha="center",
+            va="bottom",
+        )
         ax.set_yscale("log")
         ax.set_xlabel(text(lang, en=f"RoPE pair  i  (head dimension d = {d})", zh=f"RoPE 维度对  i（头维度 d = {d}）"))
         ax.set_ylabel(text(lang, en="wavelength 2π / w_i (positions)", zh="波长 2π / w_i（位置数）"))
-        ax.set_title(text(lang, en=f"Extending the context by s = {s:g}: the wavelengths",
-                          zh=f"上下文扩展 s = {s:g}：各方法下的波长"))
+        ax.set_title(
+            text(
+                lang,
+                en=f"Extending the context by s = {s:g}: the wavelengths",
+                zh=f"上下文扩展 s = {s:g}：各方法下的波长",
+            )
+        )
         ax.legend(loc="lower right", fontsize=8.5)
     return fig

@@ -12,9 +12,7 @@ from pe_docs.encoding import sinusoidal_table
 from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
 
 
-def plot_heatmap(
-    max_len: int = 100, d_model: int = 128, *, lang: Lang = "en", theme: Theme = "light"
-) -> Figure:
+def plot_heatmap(max_len: int = 100, d_model: int = 128, *, lang: Lang = "en", theme: Theme = "light") -> Figure:
     """Heatmap of ``sinusoidal_table(max_len, d_model)``: positions down, dimensions across.
 
     The table is computed in float64; the colour scale runs from −1 (blue) to 1 (red).

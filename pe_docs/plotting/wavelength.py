@@ -66,24 +66,35 @@ def plot_wavelengths(
             value = lam[k].item()
             ax.plot([k], [value], "o", markersize=6, color=ax.lines[0].get_color())
             label = f"λ_{k} = {grouped(lang, value, 1 if k == 0 or value < 100 else 0)}"
-            ax.annotate(label, xy=(k, value), xytext=(-40 if k else 6, dy), textcoords="offset points",
-                        fontsize=9, ha="right" if k else "left")
+            ax.annotate(
+                label,
+                xy=(k, value),
+                xytext=(-40 if k else 6, dy),
+                textcoords="offset points",
+                fontsize=9,
+                ha="right" if k else "left",
+            )
         shown = [lam.min().item(), lam.max().item()]
         if base != 1:
             upper = base > 1
             ax.axhline(limit, linestyle="--", linewidth=1.0, color="0.5")
             value = grouped(lang, limit) if limit >= 100 else f"{limit:.3g}"
             ax.annotate(
-                text(lang, en=f"2π·base = {value} ({'upper' if upper else 'lower'} limit, never reached)",
-                     zh=f"2π·base = {value}（{'上' if upper else '下'}界，取不到）"),
-                xy=(0, limit), xytext=(2, 4 if upper else -4), textcoords="offset points", fontsize=9,
+                text(
+                    lang,
+                    en=f"2π·base = {value} ({'upper' if upper else 'lower'} limit, never reached)",
+                    zh=f"2π·base = {value}（{'上' if upper else '下'}界，取不到）",
+                ),
+                xy=(0, limit),
+                xytext=(2, 4 if upper else -4),
+                textcoords="offset points",
+                fontsize=9,
                 va="bottom" if upper else "top",
             )
             shown.append(limit)
         ax.set_yscale("log")
         ax.set_ylim(min(shown) / math.pi, max(shown) * 6)
-        ax.set_xlabel(text(lang, en="frequency index  i  (columns 2i and 2i+1)",
-                           zh="频率序号  i（第 2i、2i+1 列）"))
+        ax.set_xlabel(text(lang, en="frequency index  i  (columns 2i and 2i+1)", zh="频率序号  i（第 2i、2i+1 列）"))
         ax.set_ylabel(text(lang, en="wavelength λ_i (positions)", zh="波长 λ_i（位置数）"))
         ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长按等比数列增长"))
         ax.legend(loc="center right", fontsize=9)
@@ -133,10 +144,10 @@ def plot_scales(
     d = check_d_model(d_model)
     short = check_int("short", short, minimum=2)
     long = check_int("long", long, minimum=2)
-    low_dims = check_indices("low_dims", low_dims, what="column index", minimum=0, below=d,
-                             below_text=f"d_model={d}")
-    high_dims = check_indices("high_dims", high_dims, what="column index", minimum=0, below=d,
-                              below_text=f"d_model={d}")
+    low_dims = check_indices("low_dims", low_dims, what="column index", minimum=0, below=d, below_text=f"d_model={d}")
+    high_dims = check_indices(
+        "high_dims", high_dims, what="column index", minimum=0, below=d, below_text=f"d_model={d}"
+    )
     near = sinusoidal_table(short, d, dtype=torch.float64)
     stride = max(1, long // 1500)
     far_pos = torch.arange(0, long, stride)
@@ -144,19 +155,26 @@ def plot_scales(
     lam = wavelengths(d)
     with themed(lang, theme):
         fig, axes = new_figure(7.4, 3.4, ncols=2)
-        for ax, table, pos, dims in ((axes[0], near, torch.arange(short), low_dims),
-                                     (axes[1], far, far_pos, high_dims)):
+        for ax, table, pos, dims in (
+            (axes[0], near, torch.arange(short), low_dims),
+            (axes[1], far, far_pos, high_dims),
+        ):
             for j in dims:
-                ax.plot(pos.numpy(), table[:, j].numpy(), linewidth=1.4,
-                        label=f"j = {j}, λ ≈ {grouped(lang, lam[j // 2].item())}")
+                ax.plot(
+                    pos.numpy(),
+                    table[:, j].numpy(),
+                    linewidth=1.4,
+                    label=f"j = {j}, λ ≈ {grouped(lang, lam[j // 2].item())}",
+                )
             ax.set_ylim(-1.15, 2.1)
             ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
             ax.legend(loc="upper center", fontsize=8, ncols=1)
         axes[1].xaxis.set_major_locator(MaxNLocator(4))
         axes[0].set_ylabel("PE[p, j]")
         axes[0].set_title(text(lang, en=f"Low dimensions, p < {short}", zh=f"低维，p < {short}"), fontsize=10)
-        axes[1].set_title(text(lang, en=f"High dimensions, p < {long:,}", zh=f"高维，p < {grouped(lang, long)}"),
-                          fontsize=10)
+        axes[1].set_title(
+            text(lang, en=f"High dimensions, p < {long:,}", zh=f"高维，p < {grouped(lang, long)}"), fontsize=10
+        )
     return fig
 
 
@@ -197,9 +215,7 @@ def plot_binary_vs_sinusoid(
     lang, theme = check_lang_theme(lang, theme)
     n_bits = check_int("n_bits", n_bits, minimum=1)
     if n_bits > MAX_BITS:
-        raise ValueError(
-            f"n_bits must be <= {MAX_BITS} (the figure draws 2**n_bits positions), got {n_bits}"
-        )
+        raise ValueError(f"n_bits must be <= {MAX_BITS} (the figure draws 2**n_bits positions), got {n_bits}")
     d = check_d_model(d_model)
     base = check_base(base)
     n = 2**n_bits
@@ -217,10 +233,9 @@ def plot_binary_vs_sinusoid(
             axes[0].step(range(n), (bits[:, b] * 2 - 1 + off).numpy(), where="post", linewidth=1.3)
             axes[0].text(n + pad, off, f"{2 ** (b + 1)}", va="center", fontsize=8)
             i = idx[b]
-            line, = axes[1].plot(fine.numpy(), (torch.sin(fine * w[i]) + off).numpy(), linewidth=1.3)
+            (line,) = axes[1].plot(fine.numpy(), (torch.sin(fine * w[i]) + off).numpy(), linewidth=1.3)
             p = torch.arange(n, dtype=torch.float64)
-            axes[1].plot(p.numpy(), (torch.sin(p * w[i]) + off).numpy(), ".", markersize=3,
-                         color=line.get_color())
+            axes[1].plot(p.numpy(), (torch.sin(p * w[i]) + off).numpy(), ".", markersize=3, color=line.get_color())
             axes[1].text(n + pad, off, f"j = {2 * i}\nλ ≈ {lam[i].item():.1f}", va="center", fontsize=7)
         for ax in axes:
             ax.set_yticks([])
@@ -280,18 +295,35 @@ def plot_neighbour_similarity(
             (line,) = ax.plot(k, s[1:].numpy(), linewidth=1.6, label=f"d = {d}")
             r, neg = first_rise(s), first_negative(s)
             if r is not None:
-                ax.plot([r], [s[r].item()], "v", color=line.get_color(), markersize=8, markeredgecolor="0.5",
-                        label=text(lang, en=f"d = {d}: rises after k = {r}", zh=f"d = {d}：k = {r} 之后回升"))
+                ax.plot(
+                    [r],
+                    [s[r].item()],
+                    "v",
+                    color=line.get_color(),
+                    markersize=8,
+                    markeredgecolor="0.5",
+                    label=text(lang, en=f"d = {d}: rises after k = {r}", zh=f"d = {d}：k = {r} 之后回升"),
+                )
             if neg is not None:
-                ax.plot([neg], [s[neg].item()], "o", color=line.get_color(), markersize=7,
-                        markeredgecolor="0.5",
-                        label=text(lang, en=f"d = {d}: first < 0 at k = {neg}",
-                                   zh=f"d = {d}：k = {neg} 首次 < 0"))
+                ax.plot(
+                    [neg],
+                    [s[neg].item()],
+                    "o",
+                    color=line.get_color(),
+                    markersize=7,
+                    markeredgecolor="0.5",
+                    label=text(lang, en=f"d = {d}: first < 0 at k = {neg}", zh=f"d = {d}：k = {neg} 首次 < 0"),
+                )
         ax.axhline(0, color="0.5", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_xlabel(text(lang, en="offset  k", zh="偏移  k"))
         ax.set_ylabel(text(lang, en="cos(PE[p], PE[p+k])", zh="余弦相似度"))
-        ax.set_title(text(lang, en="Similarity of positions k apart (the same for every p)",
-                          zh="相距 k 的两个位置有多像（与 p 无关）"))
+        ax.set_title(
+            text(
+                lang,
+                en="Similarity of positions k apart (the same for every p)",
+                zh="相距 k 的两个位置有多像（与 p 无关）",
+            )
+        )
         ax.legend(loc="upper right", fontsize=8)
     return fig
