@@ -24,18 +24,17 @@ from site_tools import notebooks, pages
 pytestmark = pytest.mark.site
 
 # Dates a build writes: the sitemap's <lastmod> (the build date) and, where a page shows it, the date of its last
-# change (git-revision-date-localized: a git date, or the build date without git).
-DATES = (
-    re.compile(rb"<lastmod>[^<]*</lastmod>"),
-    re.compile(rb'(git-revision-date-localized-plugin-\w+">)[^<]*(<)'),
+# change (git-revision-date-localized: a git date, or the build date without git), in the text of its <span> and in
+# the span's title (the same date with the time of day).
+DATES: tuple[tuple[re.Pattern[bytes], bytes], ...] = (
+    (re.compile(rb"<lastmod>[^<]*</lastmod>"), b"<lastmod>DATE</lastmod>"),
+    (re.compile(rb'(git-revision-date-localized-plugin-\w+")(?: title="[^"<>]*")?>[^<]*<'), rb'\1 title="DATE">DATE<'),
 )
 
 
 def masked(data: bytes) -> bytes:
-    for pattern in DATES:
-        data = pattern.sub(
-            lambda m: m.group(1) + b"DATE" + m.group(2) if m.re.groups else b"<lastmod>DATE</lastmod>", data
-        )
+    for pattern, replacement in DATES:
+        data = pattern.sub(replacement, data)
     return data
 
 
@@ -66,6 +65,13 @@ def test_masking_hides_only_dates() -> None:
     assert masked(a) != masked(a.replace(b"<loc>x", b"<loc>y"))
     span = b'<span class="git-revision-date-localized-plugin-date">November 23, 2026</span>'
     assert masked(span) == masked(span.replace(b"November 23", b"December 1"))
+    titled = (
+        b'<span class="git-revision-date-localized-plugin git-revision-date-localized-plugin-date"'
+        b' title="November 23, 2026 12:26:09 UTC">November 23, 2026</span>'
+    )
+    assert masked(titled) == masked(titled.replace(b"12:26:09", b"12:26:35").replace(b"23", b"24"))
+    assert masked(titled) != masked(titled.replace(b"plugin-date", b"plugin-other"))
+    assert masked(b"<p>November 23, 2026</p>") == b"<p>November 23, 2026</p>"  # only the plugin's dates
 
 
 def test_two_cold_builds_are_identical_apart_from_dates(tmp_path: Path) -> None:
