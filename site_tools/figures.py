@@ -120,23 +120,49 @@ def render_svg(name: str, lang: str, theme: str) -> bytes:
     return buf.getvalue()
 
 
+def recolour(svg: bytes, source: str, target: str) -> bytes:
+    """The SVG of a figure drawn for colour scheme ``source``, turned into the one for ``target``: the only
+    colours that depend on the scheme (``pe_docs.plotting._style.theme_colours``) are exchanged. Drawing is
+    the slow part of a build, so each figure is drawn once per language; ``tests/test_figures.py`` checks, for
+    every registered figure and language, that this gives the figure drawn for ``target`` (up to the ids
+    matplotlib derives from colours).
+
+    Raises:
+        ValueError: the SVG already holds one of ``target``'s colours (the exchange would be ambiguous).
+    """
+    from pe_docs.plotting._style import theme_colours
+
+    text = svg.decode("utf-8")
+    pairs = list(zip(theme_colours(source), theme_colours(target), strict=True))  # type: ignore[arg-type]
+    clash = [new for old, new in pairs if new != old and new in text]
+    if clash:
+        raise ValueError(f"the {source} SVG already uses {target} colours {clash}; cannot recolour it")
+    for old, new in pairs:
+        text = text.replace(old, new)
+    return text.encode("utf-8")
+
+
 def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, Path]:
-    """Render (or reuse from the cache) every registered figure for ``lang``.
+    """Render (or reuse from the cache) every registered figure for ``lang``: drawn for the first scheme of
+    ``THEMES``, recoloured for the others (see ``recolour``).
 
     Returns a mapping from the site path (``figures/<name>.<theme>.svg``) to the cached file.
     """
     digest = source_digest()
     out: dict[str, Path] = {}
     for name in names if names is not None else FIGURES:
+        drawn: bytes | None = None
         for theme in THEMES:
             key = figure_key(name, lang, theme, digest)
             path = figure_cache_dir() / lang / f"{name}.{theme}.{key}.svg"
             if not path.exists():
+                if drawn is None:
+                    drawn = render_svg(name, lang, THEMES[0])
                 path.parent.mkdir(parents=True, exist_ok=True)
                 for stale in path.parent.glob(f"{name}.{theme}.*.svg"):
                     stale.unlink()
                 tmp = path.with_suffix(".tmp")
-                tmp.write_bytes(render_svg(name, lang, theme))
+                tmp.write_bytes(drawn if theme == THEMES[0] else recolour(drawn, THEMES[0], theme))
                 tmp.replace(path)
             out[f"figures/{name}.{theme}.svg"] = path
     return out

@@ -31,6 +31,8 @@ THEMES: tuple[Theme, ...] = ("light", "dark")
 # Foreground colours chosen to read on Material's default light (#fff) and slate (#1e2129) backgrounds.
 _FOREGROUND = {"light": "#1f2328", "dark": "#e6e6e6"}
 _GRID = {"light": "#d0d7de", "dark": "#4a5060"}
+# The panes of 3-D axes (drawn at 35 % opacity).
+_PANE = {"light": "#f3f4f6", "dark": "#2a2f3a"}
 # A colour cycle that keeps contrast on both backgrounds.
 CYCLE = ["#3b82f6", "#f97316", "#10b981", "#e11d48", "#a855f7", "#eab308"]
 
@@ -106,6 +108,18 @@ def text(lang: Lang, *, en: str, zh: str) -> str:
         ValueError: ``lang`` is not one of ``LANGS`` (no silent fallback to English).
     """
     return zh if check_lang(lang) == "zh" else en
+
+
+def theme_colours(theme: Theme) -> tuple[str, ...]:
+    """The colours that depend on the colour scheme, in a fixed order: foreground (text, axes, ticks), grid,
+    3-D panes. Every other colour a figure uses is the same in both schemes, so a figure drawn for one scheme
+    becomes the other's by exchanging these (``site_tools.figures`` relies on it, and tests it figure by figure).
+
+    Raises:
+        ValueError: ``theme`` is not one of ``THEMES``.
+    """
+    check_lang_theme("en", theme)
+    return (_FOREGROUND[theme], _GRID[theme], _PANE[theme])
 
 
 def grouped(lang: Lang, value: float, decimals: int = 0) -> str:

@@ -16,6 +16,7 @@ from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.geometry import band_contributions, principal_components
 from pe_docs.plotting._style import (
+    _PANE,
     CYCLE,
     Lang,
     Theme,
@@ -28,8 +29,6 @@ from pe_docs.plotting._style import (
 )
 from pe_docs.similarity import first_rise, neighbour_similarity
 from pe_docs.spectrum import measured_frequencies, peak_frequencies
-
-_PANE = {"light": "#f3f4f6", "dark": "#2a2f3a"}
 
 
 def _style_3d(ax: object, theme: Theme) -> None:
