@@ -16,6 +16,7 @@ from pe_docs.plotting import (
     _style,
     plot_band_contributions,
     plot_binary_vs_sinusoid,
+    plot_context_extension,
     plot_dtype_error,
     plot_encoding_curve,
     plot_frequency_ulps,
@@ -29,6 +30,7 @@ from pe_docs.plotting import (
     plot_scales,
     plot_similarity_matrix,
     plot_singular_values,
+    plot_t5_buckets,
     plot_transform_matrices,
     plot_waveforms,
     plot_wavelengths,
@@ -151,6 +153,11 @@ def test_new_figure_returns_a_bare_figure_and_axes() -> None:
         (plot_measured_frequencies, {"base": 0.5}, ValueError, "base must be >= 1"),
         (plot_band_contributions, {"n_bands": 300}, ValueError, "n_bands must be <= d_model / 2 = 256"),
         (plot_band_contributions, {"max_k": 1}, ValueError, "max_k must be >= 2, got 1"),
+        (plot_t5_buckets, {"max_offset": 0}, ValueError, "max_offset must be >= 1, got 0"),
+        (plot_t5_buckets, {"num_buckets": 7}, ValueError, "num_buckets must be even when bidirectional, got 7"),
+        (plot_context_extension, {"d_head": 6.0}, TypeError, "d_head must be an integer"),
+        (plot_context_extension, {"scale": 0.5}, ValueError, "scale must be >= 1.0, got 0.5"),
+        (plot_context_extension, {"base": 0.5}, ValueError, "base must be > 1 for YaRN"),
     ],
 )
 def test_bad_arguments_name_the_argument(fn, kwargs, error, message) -> None:

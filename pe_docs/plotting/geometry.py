@@ -467,7 +467,7 @@ def plot_band_contributions(
                 color=CYCLE[b % len(CYCLE)],
                 label=text(
                     lang,
-                    en=f"{names[b]}: pairs {lo}–{hi - 1}, λ {lam[lo]:,.0f}–{lam[hi - 1]:,.0f}",
+                    en=f"{names[b]}: pairs {lo}–{hi - 1}, λ {grouped(lang, lam[lo])}–{grouped(lang, lam[hi - 1])}",
                     zh=f"{names[b]}：第 {lo}–{hi - 1} 对，λ {grouped(lang, lam[lo])}–{grouped(lang, lam[hi - 1])}",
                 ),
             )

@@ -156,7 +156,7 @@ def plot_context_extension(
         ax.axhline(length, linestyle="--", linewidth=1.0, color="0.5")
         ax.axhline(s * length, linestyle=":", linewidth=1.0, color="0.5")
         ax.annotate(
-            text(lang, en=f"trained length L = {length:,}", zh=f"训练长度 L = {grouped(lang, length)}"),
+            text(lang, en=f"trained length L = {grouped(lang, length)}", zh=f"训练长度 L = {grouped(lang, length)}"),
             xy=(0, length),
             xytext=(2, 3),
             textcoords="offset points",
@@ -164,7 +164,9 @@ def plot_context_extension(
             va="bottom",
         )
         extended = text(
-            lang, en=f"extended length s·L = {s * length:,.0f}", zh=f"扩展后长度 s·L = {grouped(lang, s * length)}"
+            lang,
+            en=f"extended length s·L = {grouped(lang, s * length)}",
+            zh=f"扩展后长度 s·L = {grouped(lang, s * length)}",
         )
         ax.annotate(extended, xy=(0, s * length), xytext=(2, 3), textcoords="offset points", fontsize=9, va="bottom")
         ax.annotate(

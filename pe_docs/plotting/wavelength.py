@@ -173,7 +173,8 @@ def plot_scales(
         axes[0].set_ylabel("PE[p, j]")
         axes[0].set_title(text(lang, en=f"Low dimensions, p < {short}", zh=f"低维，p < {short}"), fontsize=10)
         axes[1].set_title(
-            text(lang, en=f"High dimensions, p < {long:,}", zh=f"高维，p < {grouped(lang, long)}"), fontsize=10
+            text(lang, en=f"High dimensions, p < {grouped(lang, long)}", zh=f"高维，p < {grouped(lang, long)}"),
+            fontsize=10,
         )
     return fig
 
