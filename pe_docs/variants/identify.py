@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from pe_docs._checks import (
     check_base,
@@ -319,9 +321,34 @@ def _decode_positions(rows: torch.Tensor, fam: _Family, base: float) -> torch.Te
     return p.gather(0, pick[None, :])[0].to(torch.int64)
 
 
+def _as_tensor(table: object) -> torch.Tensor:
+    """``table`` itself if it is a tensor, else a CPU tensor holding exactly the numbers ``numpy.asarray`` gives.
+
+    NumPy's float16, float32 and float64 keep their dtype; ``ml_dtypes``' bfloat16 (JAX, TensorFlow) becomes
+    torch's bfloat16 bit for bit. Any other dtype (integers, ``longdouble``, complex, objects, strings) is
+    refused rather than rounded.
+    """
+    if isinstance(table, torch.Tensor):
+        return table
+    try:
+        array = np.asarray(table)
+    except (TypeError, ValueError) as err:  # e.g. ragged nested lists
+        raise ValueError(
+            f"table must be a tensor or an array, got a {type(table).__name__} that numpy.asarray refuses: {err}"
+        ) from err
+    if array.dtype in (np.float16, np.float32, np.float64):
+        return torch.from_numpy(np.array(array, order="C", copy=True))
+    if array.dtype.name == "bfloat16" and array.dtype.itemsize == 2:
+        return torch.from_numpy(np.ascontiguousarray(array).view(np.int16).copy()).view(torch.bfloat16)
+    raise TypeError(
+        f"table must hold real floating-point numbers (float16, bfloat16, float32 or float64), got a "
+        f"{type(table).__name__} that numpy.asarray reads as dtype {array.dtype}"
+    )
+
+
 def _table_rows(table: object) -> tuple[torch.Tensor, str]:
     """The ``(L, d)`` rows of ``table`` and how they were taken (``"table"``, ``"table[0]"``, ``"table[:, 0]"``)."""
-    table = check_real_tensor("table", table, finite=False)
+    table = check_real_tensor("table", _as_tensor(table), finite=False)
     if table.dim() == 2:
         return table, "table"
     if table.dim() == 3 and table.size(0) == 1 and table.size(1) > 1:
@@ -486,7 +513,7 @@ class _Checker:
         return pairwise_shift_residual(block, 1, layout="interleaved" if layout == "interleaved" else "concat")
 
 
-def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | None = None) -> TableMatch:
+def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, atol: float | None = None) -> TableMatch:
     """Tell which known variant or bug a positional-encoding table matches, and where its rows start.
 
     Pass the table your model adds: ``(L, d)``, or a buffer with a batch axis of 1, batch-first ``(1, L, d)``
@@ -522,8 +549,11 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
     up to about ``2²⁰``.
 
     Args:
-        table: Shape ``(L, d)``, ``(1, L, d)`` or ``(L, 1, d)`` with ``L >= 4`` and ``d >= 4`` even; any real
-            floating dtype, any device. NaN or infinite entries give ``"unknown"`` except as described above.
+        table: Shape ``(L, d)``, ``(1, L, d)`` or ``(L, 1, d)`` with ``L >= 4`` and ``d >= 4`` even: a torch
+            tensor of any real floating dtype on any device, or a NumPy array (float16, float32, float64, or
+            ``ml_dtypes``' bfloat16) or anything ``numpy.asarray`` turns into one — a JAX or TensorFlow array,
+            nested lists —, read exactly and answered as the same tensor would be. NaN or infinite entries give
+            ``"unknown"`` except as described above.
         base: The frequency base the candidates are built with; finite and > 0.
         atol: A fixed tolerance for steps 1 and 2 instead of the default, a finite number > 0 (Python or NumPy
             scalar).
@@ -532,9 +562,11 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
         A ``TableMatch``.
 
     Raises:
-        TypeError: ``table`` is not a real floating-point tensor, ``base`` or ``atol`` is not a real number.
+        TypeError: ``table`` does not hold real floating-point numbers (an integer tensor or array, say),
+            ``base`` or ``atol`` is not a real number.
         ValueError: another shape (the message says which rows to pass), fewer than 4 rows or columns, an odd
-            width (see the variants page: pad columns are not identified), ``base`` or ``atol`` not finite or
+            width (the message says which column to drop: the zero pad column, or the unpaired one together
+            with the ``base`` to pass), something ``numpy.asarray`` refuses, ``base`` or ``atol`` not finite or
             <= 0.
 
     Examples:
@@ -546,9 +578,13 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
         >>> m = identify_table(transformer_xl_pos_emb(100, 16))
         >>> m.name, m.rows, m.offset, m.descending
         ('concat', 'table[:, 0]', 99, True)
+        >>> identify_table(sinusoidal_table(64, 32).numpy()).name  # a NumPy array: the same answer
+        'paper'
     """
     rows, how = _table_rows(table)
     check_int("table.size(0)", rows.size(0), minimum=4)
+    if rows.size(1) % 2:
+        raise ValueError(_odd_width_message(rows))
     d = check_d_model(rows.size(1), "table.size(1)")
     if d < 4:
         raise ValueError(f"table.size(1) must be >= 4, got {d}")
@@ -627,6 +663,22 @@ def identify_table(table: torch.Tensor, *, base: float = 10000.0, atol: float | 
         zero_rows=checker.zero_rows,
         rows=how,
         libraries=fam.libraries if fam is not None else (),
+    )
+
+
+def _odd_width_message(rows: torch.Tensor) -> str:
+    """What to do with a table of odd width: drop its zero pad column, or its one unpaired column."""
+    d = rows.size(1)
+    text = f"table.size(1) must be even (each frequency fills one sine and one cosine column), got {d}: "
+    if bool((rows[:, -1] == 0).all()):
+        return text + (
+            "its last column is all zeros, the pad tensor2tensor, fairseq and diffusers add for an odd width; "
+            "pass table[..., :-1]"
+        )
+    return text + (
+        f"drop the unpaired column and pass base=base ** ({d - 1} / {d}), the same frequencies on {d - 1} "
+        f"columns (Hugging Face's Marian port: the last sine, table[..., [j for j in range({d}) if j != {d // 2}]]; "
+        "DistilBERT/XLM: the last column, table[..., :-1])"
     )
 
 
