@@ -250,7 +250,12 @@ def join_wide_lines(html: str, lang: str | None = None) -> str:
     English one it stays a space ("the notebook “位置编码”⏎shows"). ``lang`` is the page's language ("zh",
     "en"); without it, ``chinese_page`` tells it from the text."""
     text, kept = _protect(html)
-    return _restore(_join(text, markdown=False, lang=lang), kept)
+    return _restore(_join(text, markdown=False, lang=lang or page_lang(html)), kept)
+
+
+def page_lang(html: str) -> str:
+    """ "zh" if ``html``'s text (outside tags, code and math) is a ``chinese_page``, else "en"."""
+    return "zh" if chinese_page(_text_only(_protect(html)[0])) else "en"
 
 
 def join_wide_text(text: str, lang: str | None = None) -> str:
