@@ -196,29 +196,31 @@ def title_violations(path: Path, titles: set[str]) -> list[str]:
 
 
 # English left in Chinese prose. Allowed: code, math, links, titles in 《》, the glossary's "英文：" lines, an
-# English gloss in parentheses right after the Chinese it glosses (词元（token）, 原文（the paper's words）), an
-# English quotation followed by its translation in parentheses (“…”（……）), a blockquote that also holds its
-# translation, and these proper names.
-ENGLISH_NAMES = ("Hugging Face transformers",)
+# English gloss in parentheses right after the Chinese it glosses (词元（token）, 原话（the paper's words）), an
+# English quotation with its translation beside it (“…”（译文）, or （“…”，译文） in one pair of parentheses), a
+# blockquote that holds its translation or is followed by one (（译文：……）), and these proper names.
+ENGLISH_NAMES = ("Hugging Face transformers", "Hugging Face Hub")
 _WORD = r"[A-Za-z][A-Za-z0-9'’.+/-]*"
 _ENGLISH_RUN = re.compile(rf"{_WORD}(?:[ \t\n]+{_WORD}){{2,}}")
 
 
 def _english_view(path: Path) -> str:
-    t = prose(path, link_text=False).replace("**", "  ")
+    t = prose(path, link_text=False).replace("**", "")
     t = re.sub(r"《[^》]*》", _blank, t)
     t = re.sub(r"^[ \t]*(?:!!!|\?\?\?\+?|===)[ \t]*[\w-]*(?:[ \t]+inline(?:[ \t]+end)?)?", _blank, t, flags=re.M)
     if path.name == "glossary.md":
         t = re.sub(r"^英文[：:].*$", _blank, t, flags=re.M)
-    # a quotation with its translation beside it: “English”（中文）
-    t = re.sub(rf"“[^”]*”(?=[ \t]*[（(][^（）()]*{CJK})", _blank, t)
-    # a gloss: （…） or (…) right after Chinese, a closing ” or 》 (emphasis markers and a line break between)
-    t = re.sub(r"(?<=[\u3400-\u9fff”》])[ \t]*\n?[ \t]*[（(][^（）()]*[）)]", _blank, t)
+    # a quotation with its translation beside it: “English”（中文）, or （“English”，中文） in one pair of parentheses
+    t = re.sub(rf"“[^”]*”(?=\s*(?:（[^（）]*|\([^()]*){CJK})", _blank, t)
+    t = re.sub(rf"（[^（）]*“[^”]*”[^（）]*{CJK}[^（）]*）|\([^()]*“[^”]*”[^()]*{CJK}[^()]*\)", _blank, t)
+    # a gloss: （…） or (…) right after Chinese, a closing ” or 》 (a space or a line break between, not a link)
+    t = re.sub(r"(?<=[\u3400-\u9fff”》])[ \t]?(?:\n[ \t]*)?(?:（[^（）]*）|\([^()]*\))", _blank, t)
 
-    def quote_block(m: re.Match[str]) -> str:  # a blockquote holding its translation: one Han per 5 letters
-        block = m.group(0)
+    def quote_block(m: re.Match[str]) -> str:  # a blockquote holding its translation (a Han per five letters)
+        block = m.group(0)  # or followed by it
         han, latin = len(_HAN.findall(block)), len(re.findall(r"[A-Za-z]", block))
-        return _blank(m) if han and han * 5 >= latin else block
+        followed = re.match(r"\s*[（(]?译文[：:]", t[m.end() :])
+        return _blank(m) if (han and han * 5 >= latin) or followed else block
 
     t = re.sub(r"(?:^[ \t]*>.*(?:\n|$))+", quote_block, t, flags=re.M)
     for name in ENGLISH_NAMES:
@@ -230,10 +232,11 @@ def english_violations(path: Path, terms: dict[str, Term]) -> list[str]:
     """Runs of three or more English words in Chinese prose, and a glossary term written in English where
     the glossary gives its Chinese (positional encoding -> 位置编码), outside the allowed places above."""
     text = _english_view(path)
-    found = [
-        f"line {line_of(text, m.start())}: English in Chinese prose: {' '.join(m.group(0).split())!r}"
-        for m in _ENGLISH_RUN.finditer(text)
-    ]
+    found = []
+    for m in _ENGLISH_RUN.finditer(text):
+        run = " ".join(m.group(0).split())
+        what = "an English title: write it in 《》" if _looks_like_title(run) else "English in Chinese prose"
+        found.append(f"line {line_of(text, m.start())}: {what}: {run!r}")
     for term in terms.values():
         chinese = re.sub(r"（[^）]*）", "", term.chinese)
         for english in _english_terms(term):
@@ -497,8 +500,10 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
         "line 4: “Attention Is All You Need” is a title: 《Attention Is All You Need》"
     ]
     english = english_violations(page, terms)
-    assert english[0] == "line 4: English in Chinese prose: 'Attention Is All You Need'"
-    assert english[1] == "line 4: English in Chinese prose: 'each position gets its own vector'"
+    assert english[:2] == [
+        "line 4: English in Chinese prose: 'each position gets its own vector'",
+        "line 4: an English title: write it in 《》: 'Attention Is All You Need'",
+    ]
     assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
     assert len(english) == 3
 
