@@ -39,9 +39,10 @@ def test_no_stray_spaces_on_the_built_page(site_dir: Path, name: str) -> None:
 
 @pytest.mark.parametrize("name", ZH_PAGES)
 def test_the_build_left_no_line_break_to_join(site_dir: Path, name: str) -> None:
-    """Every line break next to full-width punctuation, “ ” —— …, or between Chinese characters was joined
-    (whatever the page's source text, a typed space aside)."""
-    assert cjk.wide_line_breaks(article(built(site_dir, name)), lang="zh") == []
+    """The hook joined every line break next to full-width punctuation, “ ” —— …, or between Chinese
+    characters (whatever the page's source text; a typed space is the source's)."""
+    html = article(built(site_dir, name))
+    assert cjk.wide_line_breaks(html, lang=cjk.page_lang(html)) == []
 
 
 def test_the_measure_reads_every_kind_of_text_block(site_dir: Path) -> None:
