@@ -82,7 +82,11 @@ def plot_closest_returns(
         left.set_xlabel("cos p")
         left.set_ylabel("sin p")
         left.set_title(
-            text(lang, en=f"pair 0 of positions 0…{n - 1}: 1 radian per step", zh=f"位置 0…{n - 1} 的第 0 对：每步 1 弧度"),
+            text(
+                lang,
+                en=f"pair 0 of positions 0…{n - 1}: 1 radian per step",
+                zh=f"位置 0…{n - 1} 的第 0 对：每步 1 弧度",
+            ),
             fontsize=10,
         )
 
