@@ -74,6 +74,7 @@ FIGURES: dict[str, FigureSpec] = {
     "context-extension": FigureSpec(
         "plot_context_extension", {"d_head": 128, "scale": 8.0, "original_len": 4096, "base": 10000.0}
     ),
+    "variant-tables": FigureSpec("plot_variant_tables", {"max_len": 100, "d_model": 64}),
 }
 
 

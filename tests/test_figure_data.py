@@ -831,6 +831,27 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
 # site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
 # test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
 # for a figure without one.
+def check_variant_tables(fig: Figure, *, max_len: int, d_model: int) -> None:
+    """The paper's table interleaved and as ``[sin | cos]``, and tensor2tensor's ``[sin | cos]`` table minus it."""
+    inter_ax, concat_ax, gap_ax = fig.axes[:3]
+    interleaved = table(max_len, d_model)
+    concat = np.concatenate([interleaved[:, 0::2], interleaved[:, 1::2]], axis=1)  # sines, then cosines
+    half = d_model // 2
+    w_t2t = BASE ** (-np.arange(half) / (half - 1))  # tensor2tensor: w_i = 10000^(-i/(d/2 - 1))
+    phase = np.arange(max_len)[:, None] * w_t2t[None, :]
+    gap = np.concatenate([np.sin(phase), np.cos(phase)], axis=1) - concat
+    assert np.abs(gap[0]).max() == 0 and np.abs(gap[-1]).max() > 0.1  # nothing at position 0, then it grows
+    assert "position" in inter_ax.get_ylabel()
+    for ax, expected, limit in (
+        (inter_ax, interleaved, 1.0),
+        (concat_ax, concat, 1.0),
+        (gap_ax, gap, np.abs(gap).max()),
+    ):
+        assert "column" in ax.get_xlabel()
+        close(pixels(ax), expected, atol=1e-12, what=ax.get_title())
+        close(only_image(ax).get_clim(), (-limit, limit), atol=1e-12, what="colour scale")
+
+
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "waveforms": ("plot_waveforms", check_waveforms),
@@ -853,6 +874,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "closest-returns": ("plot_closest_returns", check_closest_returns),
     "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
     "context-extension": ("plot_context_extension", check_context_extension),
+    "variant-tables": ("plot_variant_tables", check_variant_tables),
 }
 
 

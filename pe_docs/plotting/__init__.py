@@ -21,6 +21,7 @@ from pe_docs.plotting.geometry import (
     plot_principal_components,
     plot_similarity_matrix,
 )
+from pe_docs.plotting.layouts import plot_variant_tables
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
@@ -56,6 +57,7 @@ __all__ = [
     "plot_singular_values",
     "plot_t5_buckets",
     "plot_transform_matrices",
+    "plot_variant_tables",
     "plot_waveforms",
     "plot_wavelengths",
 ]
