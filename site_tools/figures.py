@@ -48,6 +48,7 @@ class FigureSpec:
 
 # name -> spec. The name is the file name a page uses: figures/<name>.<light|dark>.svg
 FIGURES: dict[str, FigureSpec] = {
+    "clock-hands": FigureSpec("plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8}),
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),

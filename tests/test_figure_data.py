@@ -536,6 +536,25 @@ def check_transform_matrices(fig: Figure, *, ks: Sequence[int], d_model: int) ->
     assert sum(bool(ax.get_images()) for ax in fig.axes) == len(ks)
 
 
+def check_clock_hands(fig: Figure, *, positions: Sequence[int], d_model: int) -> None:
+    hands = d_model // 2
+    assert len(fig.axes) == len(positions)
+    face = np.linspace(0, 2 * np.pi, 200)
+    for ax, p in zip(fig.axes, positions, strict=True):
+        lines = ax.get_lines()
+        assert len(lines) == 1 + 2 * hands
+        close(np.stack(xy(lines[0])), np.stack((np.sin(face), np.cos(face))), atol=1e-12, what="clock face")
+        row = rows([p], d_model)[0]
+        for i in range(hands):
+            length = 1 - 0.15 * i
+            tip = length * row[2 * i], length * row[2 * i + 1]  # the hand's tip: (sin, cos) of p·w_i
+            close(np.stack(xy(lines[1 + i])), [[0, tip[0]], [0, tip[1]]], atol=1e-12, what=f"hand {i} at {p}")
+            close(np.stack(xy(lines[1 + hands + i])), [[tip[0]], [tip[1]]], atol=1e-12, what=f"tip {i} at {p}")
+        assert ax.get_title() == f"position {p}"
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == [f"w = 1/{round(1 / w)}" if w < 1 else "w = 1" for w in freqs(d_model)], labels
+
+
 def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
     p = np.arange(positions)
     assert len(fig.axes) == len(pairs)
@@ -866,6 +885,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "position-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
+    "clock-hands": ("plot_clock_hands", check_clock_hands),
     "geometry-curve": ("plot_encoding_curve", check_encoding_curve),
     "geometry-pca": ("plot_principal_components", check_principal_components),
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),

@@ -21,6 +21,7 @@ from pe_docs.plotting.geometry import (
     plot_principal_components,
     plot_similarity_matrix,
 )
+from pe_docs.plotting.intro import plot_clock_hands
 from pe_docs.plotting.layouts import plot_variant_tables
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
@@ -40,6 +41,7 @@ __all__ = [
     "THEMES",
     "plot_band_contributions",
     "plot_binary_vs_sinusoid",
+    "plot_clock_hands",
     "plot_closest_returns",
     "plot_context_extension",
     "plot_dtype_error",
