@@ -31,7 +31,6 @@ import contextlib
 import json
 import logging
 import multiprocessing
-import re
 import shutil
 import signal
 import sys
@@ -389,14 +388,11 @@ def _snapshot(paths: Iterable[str] = WATCHED) -> dict[str, tuple[int, int]]:
 
 
 def page_title(text: str) -> str | None:
-    """A page's title as MkDocs takes it from the source: front matter ``title:``, else the first ``# `` line."""
-    front = re.match(r"\A---\n(.*?)\n---\n", text, flags=re.S)
-    if front:
-        m = re.search(r"^title:\s*(.+)$", front.group(1), flags=re.M)
-        if m:
-            return m.group(1).strip()
-    m = re.search(r"^# (.+)$", text, flags=re.M)
-    return m.group(1).strip() if m else None
+    """A page's title as MkDocs takes it from the source: front matter ``title:``, else the first level-1 heading
+    (``site_tools.pages`` reads the page)."""
+    from site_tools import pages
+
+    return pages.parse(text).title
 
 
 # Code the workers import: a change there needs fresh worker processes (a long-lived process would keep drawing

@@ -1,8 +1,10 @@
 """`make chapter NAME=<slug>`: a new chapter in both languages that passes every check as created.
 
 The command runs in a scratch copy of the repository (pages, configs, templates, tools, library, tests); the
-new pair then goes through the checks of ``make test`` there: its blocks run (pytest ``--codeblocks``), the
-numbers check, the parity of the code, the Chinese checks, the fence checks, and a strict build of both sites.
+new pair then goes through what ``make test`` runs for a page, there: ``make check PAGE=<slug>``, which selects
+from the whole suite every test of that page (``--page``: its blocks, fences, parity, numbers, weak assertions,
+Chinese style, both notebooks executed), and a strict build of both sites. Nothing is picked by hand, so a check
+that the template fails cannot go unnoticed here.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ def created(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-def test_makefile_target_runs_the_module() -> None:
+def test_makefile_targets_run_the_modules() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert '\nchapter: setup\n\t$(PY) -m site_tools.chapter "$(NAME)"\n' in makefile
+    assert '\ncheck: setup\n\t$(PY) -m site_tools.check "$(PAGE)"\n' in makefile
 
 
 def test_pages_and_nav_are_created(created: Path) -> None:
@@ -57,29 +60,27 @@ def test_pages_and_nav_are_created(created: Path) -> None:
 
 
 def test_new_pair_passes_the_page_checks(created: Path) -> None:
-    """Numbers, parity, weak assertions, in this process; blocks, fences and the Chinese checks in a pytest run
-    of the scratch copy, selected to the new pair (the other pages are checked by the suite itself)."""
+    """``make check PAGE=scratch-chapter`` in the copy: the tests ``make test`` runs for the new pair, all passing."""
     en, zh = created / "docs/en" / f"{SLUG}.md", created / "docs/zh" / f"{SLUG}.md"
-    assert numbers.check_pair(en, zh) == []
     assert [s.text for s in numbers.stated_numbers(en)] == ["6283", "10000"]  # the check did read the prose
     assert pages.code_signature(en) == pages.code_signature(zh) and len(pages.code_signature(en)) == 4
-    assert pages.weak_asserts(en) == pages.weak_asserts(zh) == []
-    result = run(
-        [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            f"docs/en/{SLUG}.md", f"docs/zh/{SLUG}.md",
-            "tests/test_numbers.py", "tests/test_chinese.py", "tests/test_pages.py", "-k", SLUG,
-        ],
-        created,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    summary = result.stdout.strip().splitlines()[-1]
-    # 3 blocks per page (the cont block joins the first) + numbers (3) + Chinese (3) + fences (2)
-    assert summary.startswith("14 passed"), result.stdout[-2000:]
+    result = run([sys.executable, "-m", "site_tools.check", SLUG, "-rA"], created)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
+    for lang in ("en", "zh"):
+        assert any(p.startswith(f"docs/{lang}/{SLUG}.md::line ") for p in passed), passed  # the blocks
+        assert f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{lang}/{SLUG}.md]" in passed
+        assert f"tests/test_notebooks.py::test_notebook_has_the_page_code_in_order[{lang}/{SLUG}.md]" in passed
+        assert f"tests/test_pages.py::test_page_runs_what_it_shows[{lang}/{SLUG}.md]" in passed
+    for test in ("test_every_stated_number_is_asserted_on_its_page", "test_changing_any_stated_number_fails"):
+        assert f"tests/test_numbers.py::{test}[{SLUG}.md]" in passed
+    assert any(p.startswith("tests/test_chinese.py::") for p in passed)
+    assert not [p for p in passed if SLUG not in p], "a test of another page was selected"
 
 
 @pytest.mark.site
-def test_strict_build_of_the_copy(created: Path) -> None:
+def test_strict_build_of_the_copy(created: Path, built_site: dict[str, object]) -> None:
+    """After the test run's build (``built_site``), whose figures and executed notebooks the copy shares."""
     result = run([sys.executable, "-m", "site_tools.site", "build"], created, timeout=900)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     for path in (f"site/{SLUG}/index.html", f"site/zh/{SLUG}/index.html"):
