@@ -52,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     import pytest
 
     os.chdir(ROOT)
+    # Where the page's tests can be: the tests (parametrised by pages) and the page's own files (its blocks). The
+    # other pages' files and the modules' doctests hold no test of this page, so they are not even collected.
+    files = [f"docs/{lang}/{slug}{ext}" for lang in pages.LANGS for ext in (".md", ".ipynb")]
+    paths = ["tests", *(f for f in files if (ROOT / f).is_file())]
     start = time.perf_counter()
-    status = pytest.main(["-p", "no:cacheprovider", "-q", "--page", slug, *args[1:]])
+    status = pytest.main(["-p", "no:cacheprovider", "-q", "--page", slug, *paths, *args[1:]])
     print(f"make check PAGE={slug}: {time.perf_counter() - start:.1f} s")
     return int(status)
 

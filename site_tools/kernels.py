@@ -1,27 +1,34 @@
-"""Running the chapter notebooks as a reader would: a fresh Jupyter kernel, an empty folder, only ``pe_docs``.
+"""Running the pages' code as a reader would, and remembering what passed: the chapter notebooks and the page blocks.
 
-Used by ``tests/test_notebooks.py`` (and so by ``make test`` and ``make check``). :func:`run` executes one
-generated notebook (``site_tools.notebooks``) and returns a :class:`dict` the tests check: the executed notebook,
-where ``pe_docs`` came from, the error if a cell failed (with the cell), the seconds it took.
+Used by the tests (``tests/test_notebooks.py``, ``tests/conftest.py``), so by ``make test`` and ``make check``.
+:func:`run` executes one generated notebook (``site_tools.notebooks``) and returns a :class:`dict` the tests
+check: the executed notebook, where ``pe_docs`` came from, the error if a cell failed (with the cell), the
+seconds it took.
 
 - **Like a reader's machine.** The kernel sees ``pe_docs`` through a folder that holds only a link to this
   checkout's package, first on its path (as an installed package would be), and nothing else of the repository;
   its working directory is a new empty folder. A last cell reports ``pe_docs.__file__``, the working directory
   and ``sys.path``, which the result records.
 - **On every x86 code path.** PyTorch's float32 ``exp``/``sin``/``cos`` come from Intel MKL, whose last bit
-  differs between its code paths (AVX-512 here; AMD CPUs take the generic one). The page blocks themselves run
-  in the test process on this machine's path; the English notebooks run with ``MKL_CBWR=COMPATIBLE`` (the path
-  AMD CPUs get) and the Chinese ones with ``MKL_CBWR=AVX2`` (:data:`MKL_PATHS`). The two languages carry the same
-  code, so every page's code is checked on all three paths without running anything twice.
-- **Cached by content.** A successful run is stored under ``<cache>/notebooks/<page>.<lang>.<key>.json``, the
-  key being a hash of the notebook, everything its outputs depend on besides (``figures.source_digest()``: the
-  ``pe_docs`` sources, the figure registry, the NumPy/matplotlib/torch versions and the CJK font), this file, the
-  MKL path, the Python version, the CPU and the checkout's folder. A run that failed is never stored. Change a page, the
-  library or the harness and the notebook runs again; change nothing and the result is reused.
+  differs between its code paths (AVX-512 here; AMD CPUs take the generic one). The page blocks run in the test
+  process on this machine's path; the English notebooks run with ``MKL_CBWR=COMPATIBLE`` (the path AMD CPUs get)
+  and the Chinese ones with ``MKL_CBWR=AVX2`` (:data:`MKL_PATHS`). The two languages carry the same code, so
+  every page's code is checked on all three paths without running anything twice.
+- **Cached by content** (``PE_DOCS_NO_CACHE=1`` turns it off). A notebook run that passed is kept under
+  ``<cache>/notebooks/<page>.<lang>.<key>.json``; the key hashes the notebook's code cells (an edit of the prose
+  reuses the run), what its outputs depend on besides
+  (``figures.source_digest()``: the ``pe_docs`` sources, the figure registry, the NumPy/matplotlib/torch versions,
+  the CJK font), this file, the MKL path, the Python version, the CPU and the checkout's folder. A page block
+  that passed is remembered under ``<cache>/blocks/<key>`` (:func:`block_key`): its tokens — its code without
+  comments, so the English and Chinese copies of a block are one — what it must print, and
+  :func:`environment_digest` (the same sources and versions, every pinned package, Python, the CPU, MKL's path,
+  torch's threads). A run that failed is never kept. Change a page's code, the library, a pin or the harness and
+  it runs again; change nothing (or only prose, or only a comment) and the result is reused.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -60,10 +67,13 @@ def _cpu() -> str:
 
 
 def key(notebook_text: str, lang: str) -> str:
-    """The content key of a run (see the module docstring)."""
+    """The content key of a run (see the module docstring): its code cells as written (what runs; the Markdown cells
+    do not change a run, so an edit of the prose reuses it), and what the outputs depend on besides."""
+    cells = [c for c in json.loads(notebook_text)["cells"] if c["cell_type"] == "code"]
+    code = json.dumps([["".join(c["source"]), c.get("metadata", {})] for c in cells], ensure_ascii=False)
     h = hashlib.sha256()
     for part in (
-        notebook_text,
+        code,
         figures.source_digest(),
         Path(__file__).read_text(encoding="utf-8"),
         MKL_PATHS.get(lang, ""),
@@ -74,6 +84,14 @@ def key(notebook_text: str, lang: str) -> str:
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()[:24]
+
+
+NO_CACHE_ENV = "PE_DOCS_NO_CACHE"  # set (to anything but "" or "0"): run every notebook and page block again
+
+
+def caching() -> bool:
+    """Whether test runs may reuse results kept in the cache (``PE_DOCS_NO_CACHE`` unset)."""
+    return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
 
 
 def cache_dir() -> Path:
@@ -129,6 +147,7 @@ def run(
 
     stored = stored_path(notebook_text, lang, name)
     k = stored.name.rsplit(".", 2)[-2]
+    use_cache = use_cache and caching()
     if use_cache and stored.is_file():
         try:
             result = json.loads(stored.read_text(encoding="utf-8"))
@@ -249,3 +268,58 @@ def wait(out_dir: Path, chapter: tuple[str, str], timeout: float = 1800) -> dict
             raise TimeoutError(f"no result for the notebook of {chapter[0]}/{chapter[1]} after {timeout:.0f} s")
         time.sleep(0.1)
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+# --- page blocks: the same content cache --------------------------------------------------------------------------
+
+
+@functools.cache
+def environment_digest() -> str:
+    """What a page block's outcome depends on besides its own code: the library and figure sources and versions
+    (``figures.source_digest()``), every pinned package (requirements.txt), Python, the CPU, MKL's code path and
+    torch's thread count."""
+    import torch
+
+    h = hashlib.sha256(figures.source_digest().encode())
+    requirements = ROOT / "requirements.txt"
+    for part in (
+        requirements.read_text(encoding="utf-8") if requirements.is_file() else "",
+        sys.version,
+        _cpu(),
+        os.environ.get("MKL_CBWR", ""),
+        str(torch.get_num_threads()),
+        Path(__file__).read_text(encoding="utf-8"),
+    ):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def code_tokens(code: str) -> str:
+    """The code as Python executes it: its tokens without comments and blank lines (a string literal, its blank
+    lines included, is kept exactly). Two blocks with the same tokens run the same way, whatever their comments
+    say — the English and the Chinese page carry such blocks."""
+    import io
+    import tokenize
+
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+        kept = [(t.type, t.string) for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return code  # not valid Python: only the same text is the same block
+    return json.dumps(kept, ensure_ascii=False)
+
+
+def block_key(code: str, expected_output: str | None, ignore_whitespace: bool, marks: list[str]) -> str:
+    """The content key of a page block's test (pytest-codeblocks): its tokens, what it must print, its marks,
+    and :func:`environment_digest`."""
+    h = hashlib.sha256(environment_digest().encode())
+    for part in (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks))):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def block_passed(key_: str) -> Path:
+    """The file that records that the block with this key passed (``<cache>/blocks/<key>``)."""
+    return figures.cache_root() / "blocks" / key_

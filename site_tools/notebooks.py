@@ -207,10 +207,29 @@ class Site:
 
 @functools.cache
 def site_of(lang: str) -> Site:
-    """The :class:`Site` of one language as ``make site`` builds it (``site_tools.site.load``), loaded once."""
-    from site_tools import site
+    """The :class:`Site` of one language as ``make site`` builds it (for its public address), read once from the
+    config file as written (``site_tools.site.written``: fast, no plugins loaded); the tests check that it is
+    what :meth:`Site.from_config` gives for the loaded config.
 
-    return Site.from_config(site.load(lang))
+    Raises:
+        ValueError: an unknown language, no ``extra.repository``, or no texts for the language.
+    """
+    from site_tools import publish, site
+
+    raw = site.written(lang)
+    repository = (raw.get("extra") or {}).get("repository")
+    if not repository:
+        raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
+    language = (raw.get("theme") or {}).get("language", "en")
+    if language not in TEXTS:
+        raise ValueError(f"no notebook texts for language {language!r}; add them to site_tools.notebooks.TEXTS")
+    return Site(
+        lang=language,
+        name=raw["site_name"],
+        repository=str(repository).rstrip("/"),
+        site_url=publish.language_url(publish.public_url(), lang),
+        use_directory_urls=raw.get("use_directory_urls", True),
+    )
 
 
 def notebook_uri(src_uri: str) -> str:

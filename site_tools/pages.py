@@ -205,11 +205,19 @@ class Page:
     code_lines: frozenset[int]  # 1-based lines inside fences, indented code blocks and the front matter
     front_matter_lines: int  # how many lines the front matter takes (0: none)
     indented_code: tuple[int, ...]  # 1-based first lines of indented code blocks
-    reading: tuple[str, ...] = field(default=())  # where pytest-codeblocks reads the page differently
+    marker_reading: tuple[str, ...] = field(default=())  # markers that apply to nothing, or that cannot apply
 
     @property
     def lines(self) -> list[str]:
         return self.text.split("\n")
+
+    @functools.cached_property
+    def reading(self) -> tuple[str, ...]:
+        """Where pytest-codeblocks reads the page differently from the roles given to its fences (``"<line>: …"``);
+        computed when first asked for (it runs pytest-codeblocks' reader on the page)."""
+        if self.marker_reading and self.marker_reading[-1].startswith("1: pytest-codeblocks:skipfile"):
+            return self.marker_reading
+        return self.marker_reading + tuple(_compare_with_pytest_codeblocks(list(self.fences), self.text))
 
     @property
     def body(self) -> str:
@@ -400,7 +408,7 @@ def _parse(text: str, path: Path | None) -> Page:
         code_lines=frozenset(n for n in code_lines if n <= len(lines)),
         front_matter_lines=fm_end,
         indented_code=tuple(indented),
-        reading=tuple(reading),
+        marker_reading=tuple(reading),
     )
 
 
@@ -510,7 +518,6 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
     if lines and lines[0].strip() == "<!--pytest-codeblocks:skipfile-->":
         reading.append("1: pytest-codeblocks:skipfile: no block of this page runs in the tests")
         return [_replace(f, role="shown", syntax="", marks=()) for f in fences], reading
-    reading += _compare_with_pytest_codeblocks(fences, "\n".join(lines))
     return fences, reading
 
 

@@ -95,6 +95,22 @@ def load(
     return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
 
 
+def written(lang: str) -> dict[str, Any]:
+    """A language's config file as written (``INHERIT`` merged, as MkDocs merges it), without loading the theme or
+    the plugins: for what needs a few settings fast (the notebooks' site name, repository and language). The
+    address is not in it: use :func:`load`, or ``publish.language_url(publish.public_url(), lang)``.
+
+    Raises:
+        ValueError: an unknown language.
+    """
+    from mkdocs.utils.yaml import yaml_load
+
+    if lang not in CONFIGS:
+        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    with open(CONFIGS[lang], "rb") as fd:
+        return yaml_load(fd)
+
+
 def _staging_dir(dest: Path) -> Path:
     """Where a build of ``dest`` is written before it replaces ``dest``: a hidden sibling."""
     return dest.parent / f".{dest.name}.building"

@@ -118,7 +118,7 @@ def _notebooks_of(ids: list[str]) -> list[tuple[str, str]]:
 def _start_notebooks(config: pytest.Config, ids: list[str]) -> None:
     run = config.stash[_RUN]
     chapters = _notebooks_of(ids)
-    if not chapters:
+    if not chapters or config.option.collectonly:
         return
     if run.get("runner") is None:
         workers = max(1, min(2, os.cpu_count() or 1))
@@ -257,8 +257,43 @@ def _unit(item: pytest.Item) -> str:
     return module
 
 
+def _reuse_passed_blocks(item: pytest.Item) -> None:
+    """Let a page block's test pass at once when a block with the same tokens passed in the same environment
+    (``site_tools.kernels.block_key``), and remember it when it passes."""
+    block = getattr(item, "obj", None)
+    if getattr(block, "syntax", None) != "python" or not hasattr(block, "expected_output"):
+        return
+    run = item.runtest
+
+    def runtest() -> None:
+        key = kernels.block_key(block.code, block.expected_output, block.expected_output_ignore_whitespace, block.marks)
+        passed = kernels.block_passed(key)
+        if kernels.caching() and passed.exists():
+            item.user_properties.append(("pe_docs_reused", "block"))
+            return
+        run()
+        if kernels.caching():
+            passed.parent.mkdir(parents=True, exist_ok=True)
+            passed.touch()
+
+    item.runtest = runtest  # type: ignore[method-assign]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    reports = terminalreporter.stats.get("passed", [])
+    reused = [dict(r.user_properties).get("pe_docs_reused") for r in reports if r.when == "call"]
+    blocks, notebooks = reused.count("block"), reused.count("notebook")
+    if blocks or notebooks:
+        terminalreporter.write_line(
+            f"pe-docs: {blocks} page blocks and {notebooks} notebook runs had passed with the same code, library "
+            f"and environment, and were reused from the cache ({kernels.NO_CACHE_ENV}=1 runs them again)"
+        )
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        _reuse_passed_blocks(item)
     slug = config.getoption("--page")
     if slug:
         keep = page_tests(items, slug)

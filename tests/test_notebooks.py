@@ -94,10 +94,14 @@ def cell_lines(nb: nbformat.NotebookNode, path: Path) -> dict[int, int]:
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=_id)
-def test_notebook_runs_top_to_bottom(chapter: tuple[str, str], notebook_result: Callable[..., Any]) -> None:
+def test_notebook_runs_top_to_bottom(
+    chapter: tuple[str, str], notebook_result: Callable[..., Any], record_property: Callable[..., None]
+) -> None:
     """No cell raises, nothing is written to stderr, the page's expected outputs are printed, and the kernel
     used the checkout's pe_docs from an empty folder with no repository path."""
     result = notebook_result(chapter)
+    if result.get("cached"):
+        record_property("pe_docs_reused", "notebook")
     path = pages.DOCS / chapter[0] / chapter[1]
     where = f"docs/{_id(chapter)}"
     if not result["ok"]:
@@ -511,6 +515,11 @@ def test_front_matter_opt_out_and_title() -> None:
     assert "“Front”" in nb.cells[0].source
     assert "quoted" not in nb.cells[1].source and nb.cells[1].source == "# Heading"
     assert notebooks.generate({"p.md": code, "q.md": "text\n", "r.ipynb": code}, EN).keys() == {"notebooks/p.ipynb"}
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_site_read_fast_is_the_site_of_the_loaded_config(lang: str) -> None:
+    assert notebooks.site_of(lang) == notebooks.Site.from_config(site.load(lang))
 
 
 def test_site_from_config_needs_the_repository(tmp_path: Path) -> None:
