@@ -37,11 +37,12 @@ def normalise(page: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m site_tools.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
     from site_tools import pages
 
     args = sys.argv[1:] if argv is None else argv
     names = sorted({Path(name).stem for name in pages.page_names()})
-    if len(args) != 1 or not args[0].strip():
+    if not args or not args[0].strip():
         print("usage: make check PAGE=<slug>   (python -m site_tools.check <slug>)", file=sys.stderr)
         print(f"pages: {' '.join(names)}", file=sys.stderr)
         return 2

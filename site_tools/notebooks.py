@@ -6,14 +6,20 @@ language, holds:
 
 1. a Markdown cell saying where the notebook comes from and how to install ``pe_docs`` (from the repository
    named by ``extra.repository`` in mkdocs.yml);
-2. the page, in order: its prose as Markdown cells and every python block as a code cell, also the blocks inside
-   admonitions and content tabs. A block continued with ``<!--pytest-codeblocks:cont-->`` is simply the next
-   cell (a notebook has one namespace).
+2. the page, in order, as ``site_tools.pages`` reads it: its prose as Markdown cells and every python block that
+   the tests run as a code cell, also the blocks inside admonitions, collapsible blocks and content tabs. A block
+   continued with ``<!--pytest-codeblocks:cont-->`` is simply the next cell (a notebook has one namespace).
 
 What a notebook cannot show as the page does is converted:
 
-- an admonition (``!!! warning "Title"``, ``??? note``) becomes a blockquote with its title in bold; its code
-  blocks become code cells in place and the quote resumes after them;
+- an admonition (``!!! warning "Title"``) becomes a blockquote with its title in bold; its code blocks become
+  code cells in place and the quote resumes after them;
+- a collapsible block (``??? success "Solution"``: an exercise's solution, a "deeper" note) becomes one Markdown
+  cell with its whole content — prose, code as fenced blocks, expected output — inside a closed ``<details>``
+  element whose ``<summary>`` is the title, followed by its code as code cells in page order, with the input
+  collapsed (``metadata.jupyter.source_hidden``, which JupyterLab, Notebook 7 and VS Code honour): the solution
+  stays hidden until the reader opens it, and the notebook still runs from top to bottom, in place, so a later
+  cell may use what the solution computed. An open one (``???+``) becomes an open ``<details>``, its cells shown;
 - a content tab (``=== "Title"``) becomes its title in bold followed by the tab's content;
 - ``<!--pytest-codeblocks:expected-output-->`` and its fence become a Markdown cell "Expected output" right
   after the code cell;

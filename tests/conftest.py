@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -39,6 +40,12 @@ import pytest
 
 from site_tools import kernels, site
 from site_tools.browser import serve_site
+
+# Every test process — the pytest-xdist workers, the builds and servers they start, the notebook kernels — runs torch
+# on one thread: they already share the cores, and threads of their own would only wait for each other (and spin
+# while they wait). Set before torch is imported; the page blocks' results are kept under this setting
+# (site_tools.kernels.environment_digest).
+os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_PREFIX = "/pe-docs-test/"
@@ -76,6 +83,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if "torch" in sys.modules:  # imported before this file by a plugin: the variables came too late for it
+        sys.modules["torch"].set_num_threads(1)
     if _worker(config):
         config.stash[_RUN] = json.loads(config.workerinput["pe_docs_run"])  # type: ignore[attr-defined]
         return

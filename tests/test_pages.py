@@ -256,3 +256,22 @@ def test_fence_parser_flags_silent_skips(tmp_path: Path) -> None:
     fs = pages.fences(page)
     assert [f.looks_like_python for f in fs] == [True, True, True, True]
     assert [f.runs for f in fs] == [False, False, False, True]
+
+
+def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
+    """``--page`` (``make check``): a test is the page's when a parameter names the page's file, in any form the
+    tests use (a path, ``formula.md``, ``en/formula.md``, a tuple holding one)."""
+    from conftest import _mentions
+
+    names = {"formula.md", "formula.ipynb"}
+    docs = pages.DOCS
+    for value in (
+        docs / "en" / "formula.md",
+        "formula.md",
+        "zh/formula.md",
+        ("en", "formula.md"),
+        [docs / "zh/formula.md"],
+    ):
+        assert _mentions(value, names), value
+    for value in (docs / "en" / "wavelength.md", "formula/", "formula", ("en", "log-trick.md"), 3, None, "heatmap"):
+        assert not _mentions(value, names), value
