@@ -247,7 +247,7 @@ def page_tests(items: list[pytest.Item], slug: str) -> list[pytest.Item]:
 # Units that take longest, first (measured with benchmarks/bench_tests.py); the rest follow in collection order.
 HEAVY = (
     "tests/test_reproducible.py",
-    "tests/test_chapter.py",
+    "release-copy",
     "tests/test_serve.py",
     "tests/test_build_guards.py",
 )
@@ -256,6 +256,8 @@ BROWSER_SLICES = {"tests/test_browser.py": 3, "tests/test_explorer.py": 2}
 
 def _unit(item: pytest.Item) -> str:
     module = item.nodeid.split("::", 1)[0]
+    if module == "tests/test_chapter.py" or "release_copy" in getattr(item, "fixturenames", ()):
+        return "release-copy"  # one worker makes the release copy and builds it once for all its tests
     if module.startswith("docs/"):
         return "page:" + Path(module).name  # a page's blocks, both languages
     if item.nodeid.split("::", 1)[-1].startswith(NOTEBOOK_TEST):
@@ -338,6 +340,72 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- scratch copies of the repository -------------------------------------------------------------------------------
+
+SCRATCH_CHAPTER = "scratch-chapter"  # a name no real page uses
+
+
+def _env(repo: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    env.pop("SITE_URL", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The sources as a release tarball (``git archive``) holds them — every file ``git ls-files`` lists, no ``.git``
+    — after ``make chapter NAME=scratch-chapter`` (``python -m site_tools.chapter``). KaTeX is linked (what
+    ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw again).
+
+    Keys: ``dir``, and ``chapter`` (the chapter command's completed process). Used by ``test_chapter.py`` (a new
+    chapter passes its checks and the strict build) and ``test_build_guards.py`` (a tarball builds).
+    """
+    import subprocess
+
+    copy = tmp_path_factory.mktemp("release") / "pe-docs"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, copy / rel)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (copy / ".cache").symlink_to(ROOT / ".cache")
+    chapter = subprocess.run(
+        [sys.executable, "-m", "site_tools.chapter", SCRATCH_CHAPTER],
+        cwd=copy,
+        env=_env(copy),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return {"dir": copy, "chapter": chapter}
+
+
+@pytest.fixture(scope="session")
+def release_site(release_copy: dict[str, Any], built_site: dict[str, object]) -> dict[str, Any]:
+    """``python -m site_tools.site build`` (``make site``) in :func:`release_copy`, both languages, for the address
+    in mkdocs.yml (no ``SITE_URL``); after the test run's build (``built_site``), whose figures and executed
+    notebooks it finds in the cache. Keys: ``dir`` (the copy), ``site`` (its ``site/``), ``build`` (the completed
+    process)."""
+    import subprocess
+
+    copy = release_copy["dir"]
+    build = subprocess.run(
+        [sys.executable, "-m", "site_tools.site", "build"],
+        cwd=copy,
+        env=_env(copy),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    return {"dir": copy, "site": copy / "site", "build": build}
+
 
 # What the checks and the build read; a scratch copy of these is a repository the tests may change freely.
 SCRATCH_DIRS = ("docs", "templates", "site_tools", "pe_docs", "tests", "overrides")

@@ -14,14 +14,15 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import make_scratch_repo
+from conftest import SCRATCH_CHAPTER
 
 from site_tools import chapter, numbers, pages
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUG = "scratch-chapter"  # a name no real page uses, so `-k` selects only the new pair's tests
+SLUG = SCRATCH_CHAPTER
 
 
 def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -30,13 +31,13 @@ def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
 
 
 @pytest.fixture(scope="module")
-def created(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The scratch copy after ``python -m site_tools.chapter scratch-chapter`` (what ``make chapter`` runs)."""
-    copy = make_scratch_repo(tmp_path_factory.mktemp("repo"))
-    result = run([sys.executable, "-m", "site_tools.chapter", SLUG], copy)
+def created(release_copy: dict[str, Any]) -> Path:
+    """A copy of the repository as a release tarball holds it, after ``python -m site_tools.chapter scratch-chapter``
+    (what ``make chapter`` runs; conftest.py's ``release_copy``)."""
+    result = release_copy["chapter"]
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"wrote docs/en/{SLUG}.md" in result.stdout and f"wrote docs/zh/{SLUG}.md" in result.stdout
-    return copy
+    return release_copy["dir"]
 
 
 def test_makefile_targets_run_the_modules() -> None:
@@ -79,9 +80,9 @@ def test_new_pair_passes_the_page_checks(created: Path) -> None:
 
 
 @pytest.mark.site
-def test_strict_build_of_the_copy(created: Path, built_site: dict[str, object]) -> None:
-    """After the test run's build (``built_site``), whose figures and executed notebooks the copy shares."""
-    result = run([sys.executable, "-m", "site_tools.site", "build"], created, timeout=900)
+def test_strict_build_of_the_copy(created: Path, release_site: dict[str, Any]) -> None:
+    """``make site`` in the copy: both languages build strictly with the new chapter."""
+    result = release_site["build"]
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     for path in (f"site/{SLUG}/index.html", f"site/zh/{SLUG}/index.html"):
         assert (created / path).is_file(), path
