@@ -1,11 +1,13 @@
 # The two commands a new user needs:
 #   make serve   set everything up, build both languages, serve on http://127.0.0.1:8000 with live reload
-#   make test    set everything up and run every test (unit, doc blocks, parity, build, browser)
+#   make test    set everything up and run every test (unit, doc blocks, parity, build, browser), on every core
+# The contributor's loop while writing a page:
+#   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, Chinese, notebooks)
 # Publishing:
 #   make site    strict build into site/ for the public address in mkdocs.yml;
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make site, then commit site/ to the gh-pages branch (ghp-import); `make deploy PUSH=1` pushes it
-.PHONY: setup site serve test lint format chapter deploy bench parity clean
+.PHONY: setup site serve test check lint format chapter deploy bench bench-tests parity clean
 
 PY := .venv/bin/python
 
@@ -21,8 +23,16 @@ deploy: site
 serve: setup
 	$(PY) -m site_tools.site serve --host 127.0.0.1 --port $(or $(PORT),8000)
 
+# Every test, spread over the machine's cores by pytest-xdist (JOBS=1 runs them in one process). The units and
+# their order are set in tests/conftest.py: each worker runs whole modules (or a page's blocks, a slice of the
+# browser tests), the longest first.
+JOBS ?= logical
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(JOBS) --maxprocesses=4 --dist loadgroup --no-loadscope-reorder
+
+# One page's tests (site_tools/check.py): make check PAGE=formula
+check: setup
+	$(PY) -m site_tools.check "$(PAGE)"
 
 # The pre-commit hooks (.pre-commit-config.yaml) over every file: ruff check, ruff format --check, codespell.
 lint: setup
@@ -41,6 +51,10 @@ parity: setup
 
 bench: setup
 	$(PY) benchmarks/bench_table.py
+
+# The test suite's time, per test file and in total, wall and CPU (benchmarks/bench_tests.py): OUT=result.json
+bench-tests: setup
+	$(PY) benchmarks/bench_tests.py run $(if $(OUT),--out $(OUT),) -- -n $(JOBS) --maxprocesses=4 --dist loadgroup --no-loadscope-reorder
 
 clean:
 	rm -rf site .site.building .site.old .cache

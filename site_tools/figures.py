@@ -163,8 +163,8 @@ def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, P
                     drawn = render_svg(name, lang, THEMES[0])
                 path.parent.mkdir(parents=True, exist_ok=True)
                 for stale in path.parent.glob(f"{name}.{theme}.*.svg"):
-                    stale.unlink()
-                tmp = path.with_suffix(".tmp")
+                    stale.unlink(missing_ok=True)
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # builds may run side by side
                 tmp.write_bytes(drawn if theme == THEMES[0] else recolour(drawn, THEMES[0], theme))
                 tmp.replace(path)
             out[f"figures/{name}.{theme}.svg"] = path

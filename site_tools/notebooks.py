@@ -6,14 +6,20 @@ language, holds:
 
 1. a Markdown cell saying where the notebook comes from and how to install ``pe_docs`` (from the repository
    named by ``extra.repository`` in mkdocs.yml);
-2. the page, in order: its prose as Markdown cells and every python block as a code cell, also the blocks inside
-   admonitions and content tabs. A block continued with ``<!--pytest-codeblocks:cont-->`` is simply the next
-   cell (a notebook has one namespace).
+2. the page, in order, as ``site_tools.pages`` reads it: its prose as Markdown cells and every python block that
+   the tests run as a code cell, also the blocks inside admonitions, collapsible blocks and content tabs. A block
+   continued with ``<!--pytest-codeblocks:cont-->`` is simply the next cell (a notebook has one namespace).
 
 What a notebook cannot show as the page does is converted:
 
-- an admonition (``!!! warning "Title"``, ``??? note``) becomes a blockquote with its title in bold; its code
-  blocks become code cells in place and the quote resumes after them;
+- an admonition (``!!! warning "Title"``) becomes a blockquote with its title in bold; its code blocks become
+  code cells in place and the quote resumes after them;
+- a collapsible block (``??? success "Solution"``: an exercise's solution, a "deeper" note) becomes one Markdown
+  cell with its whole content — prose, code as fenced blocks, expected output — inside a closed ``<details>``
+  element whose ``<summary>`` is the title, followed by its code as code cells in page order, with the input
+  collapsed (``metadata.jupyter.source_hidden``, which JupyterLab, Notebook 7 and VS Code honour): the solution
+  stays hidden until the reader opens it, and the notebook still runs from top to bottom, in place, so a later
+  cell may use what the solution computed. An open one (``???+``) becomes an open ``<details>``, its cells shown;
 - a content tab (``=== "Title"``) becomes its title in bold followed by the tab's content;
 - ``<!--pytest-codeblocks:expected-output-->`` and its fence become a Markdown cell "Expected output" right
   after the code cell;
@@ -41,10 +47,11 @@ The output is deterministic (numbered cell ids, sorted keys): two builds of one 
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,10 +59,10 @@ from urllib.parse import urljoin
 
 import nbformat
 from mkdocs.structure.files import File
-from mkdocs.utils.meta import get_data
 
 from site_tools import cjk, pages
 from site_tools.figures import FIGURES
+from site_tools.pages import Box, Code, Expected, Figure, Item, Prose, Verbatim, walk
 
 NOTEBOOK_DIR = "notebooks"
 PACKAGE = "pe-docs[plot]"
@@ -116,13 +123,6 @@ _SIGNS = {
     **dict.fromkeys(("quote", "cite"), "💬"),
 }
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<tick>`{3,}|~{3,})(?P<info>.*)$")
-_MARKER = re.compile(r"^<!--[-\s]*pytest-codeblocks:(?P<keyword>.*?)[-\s]*-->$")
-_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?:[ \t]+[\w-]+)*(?:[ \t]+"(?P<title>.*)")?[ \t]*$')
-_TAB = re.compile(r'^===\+?[ \t]+"(?P<title>.*)"[ \t]*$')
-_FIGURE = re.compile(
-    r"^!\[(?P<alt>[^\]]*)\]\((?:\./)?figures/(?P<name>[\w.-]+?)\.(?:light|dark)\.svg(?:#only-(?:light|dark))?\)$"
-)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 # Spans left alone by link rewriting and line joining: inline code, display and inline math.
 _PROTECTED = re.compile(r"(`+).+?\1|\$\$.+?\$\$|\$[^$\n]+\$", re.S)
@@ -132,157 +132,22 @@ _LINK = re.compile(
 )
 _SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _HEADING_ATTRS = re.compile(r"^(#{1,6}[ \t].*?)[ \t]*\{[ \t]*[:#.][^}]*\}[ \t]*$")
-_H1 = re.compile(r"^#[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$")
 
 
-# --- the page as a list of items --------------------------------------------------------------------------
-
-
-@dataclass
-class Prose:
-    """Markdown text, as written (relative to its container)."""
-
-    lines: list[str]
-
-
-@dataclass
-class Verbatim:
-    """A fence that does not run (``text``, ``bash``, …): kept as Markdown, untouched."""
-
-    lines: list[str]
-
-
-@dataclass
-class Code:
-    """A python block: a code cell. ``cont``: the page continues the previous block with it."""
-
-    code: str
-    cont: bool
-
-
-@dataclass
-class Expected:
-    """The expected output of the python block before it."""
-
-    text: str
-
-
-@dataclass
-class Figure:
-    """A registered build-time figure (both themes): a code cell that draws it."""
-
-    name: str
-    alt: str
-
-
-@dataclass
-class Box:
-    """An admonition (``kind="admonition"``) or a content tab (``kind="tab"``) and what it contains."""
-
-    kind: str
-    type: str
-    title: str | None
-    items: list[Item]
-
-
-Item = Prose | Verbatim | Code | Expected | Figure | Box
+# --- the page as a list of items (site_tools.pages reads it) -------------------------------------------------------
 
 
 def parse(markdown: str) -> list[Item]:
-    """A page's Markdown (without front matter) as items, admonitions and tabs nested."""
-    return _parse(markdown.splitlines())
+    """A page's Markdown as items, admonitions and tabs nested (``site_tools.pages``' reading of the page).
 
-
-def _parse(lines: list[str]) -> list[Item]:
-    items: list[Item] = []
-    prose: list[str] = []
-    marker = ""  # as for pytest-codeblocks, a marker applies to the next fence
-
-    def flush() -> None:
-        if any(line.strip() for line in prose):
-            items.append(Prose(prose.copy()))
-        prose.clear()
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if m := _MARKER.match(stripped):
-            marker = m.group("keyword").strip()
-            i += 1
-            continue
-        if stripped.startswith("<!--"):  # any other comment, possibly over several lines: dropped
-            j = i
-            while j < len(lines) - 1 and "-->" not in lines[j]:
-                j += 1
-            rest = lines[j].split("-->", 1)[1] if "-->" in lines[j] else ""
-            if rest.strip():
-                prose.append(rest)
-            i = j + 1
-            continue
-        if m := _FENCE.match(line):
-            indent, tick, info = m.group("indent"), m.group("tick"), m.group("info").strip()
-            closer = re.compile(rf"^[ \t]*{re.escape(tick[0])}{{{len(tick)},}}[ \t]*$")
-            j = i + 1
-            while j < len(lines) and not closer.match(lines[j]):
-                j += 1
-            body = [b[len(indent) :] if b.startswith(indent) else b.lstrip() for b in lines[i + 1 : j]]
-            if tick[0] == "`" and info == "python":
-                flush()
-                items.append(Code("\n".join(body), cont=marker == "cont"))
-            elif marker.startswith("expected-output"):
-                flush()
-                items.append(Expected("\n".join(body)))
-            else:
-                flush()
-                items.append(Verbatim(lines[i : j + 1]))
-            marker = ""
-            i = j + 1
-            continue
-        box = _ADMONITION.match(line) or _TAB.match(line)
-        if box:
-            flush()
-            body, i = _indented_block(lines, i + 1)
-            if box.re is _TAB:
-                items.append(Box("tab", "tab", box.group("title"), _parse(body)))
-            else:
-                kind = box.group("type").lower()
-                title = box.group("title")
-                items.append(Box("admonition", kind, kind.capitalize() if title is None else title, _parse(body)))
-            continue
-        if m := _FIGURE.match(stripped):
-            flush()
-            name = m.group("name")
-            if name not in FIGURES:
-                raise ValueError(f"figure {name!r} is not registered in site_tools/figures.py")
-            if not (items and isinstance(items[-1], Figure) and items[-1].name == name):  # light + dark: one cell
-                items.append(Figure(name, m.group("alt")))
-            i += 1
-            continue
-        prose.append(line)
-        i += 1
-    flush()
+    Raises:
+        ValueError: the page shows a figure that is not registered in ``site_tools.figures``.
+    """
+    items = list(pages.parse(markdown).items)
+    for item in walk(items):
+        if isinstance(item, Figure) and item.name not in FIGURES:
+            raise ValueError(f"figure {item.name!r} is not registered in site_tools/figures.py")
     return items
-
-
-def _indented_block(lines: list[str], start: int) -> tuple[list[str], int]:
-    """The body of an admonition or tab starting at ``start``: lines indented by 4 (or a tab), or blank."""
-    j = start
-    while j < len(lines) and (not lines[j].strip() or lines[j].startswith(("    ", "\t"))):
-        j += 1
-    end = j
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    body = [b[4:] if b.startswith("    ") else b[1:] if b.startswith("\t") else "" for b in lines[start:end]]
-    return body, j
-
-
-def walk(items: list[Item]) -> Iterator[Item]:
-    """Every item, depth first, in page order."""
-    for item in items:
-        yield item
-        if isinstance(item, Box):
-            yield from walk(item.items)
 
 
 # --- the site ---------------------------------------------------------------------------------------------
@@ -346,6 +211,33 @@ class Site:
         return f"{url}#{anchor}" if anchor and url else url
 
 
+@functools.cache
+def site_of(lang: str) -> Site:
+    """The :class:`Site` of one language as ``make site`` builds it (for its public address), read once from the
+    config file as written (``site_tools.site.written``: fast, no plugins loaded); the tests check that it is
+    what :meth:`Site.from_config` gives for the loaded config.
+
+    Raises:
+        ValueError: an unknown language, no ``extra.repository``, or no texts for the language.
+    """
+    from site_tools import publish, site
+
+    raw = site.written(lang)
+    repository = (raw.get("extra") or {}).get("repository")
+    if not repository:
+        raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
+    language = (raw.get("theme") or {}).get("language", "en")
+    if language not in TEXTS:
+        raise ValueError(f"no notebook texts for language {language!r}; add them to site_tools.notebooks.TEXTS")
+    return Site(
+        lang=language,
+        name=raw["site_name"],
+        repository=str(repository).rstrip("/"),
+        site_url=publish.language_url(publish.public_url(), lang),
+        use_directory_urls=raw.get("use_directory_urls", True),
+    )
+
+
 def notebook_uri(src_uri: str) -> str:
     """Where the notebook of page ``src_uri`` is on its site: ``formula.md`` -> ``notebooks/formula.ipynb``."""
     return f"{NOTEBOOK_DIR}/{posixpath.splitext(src_uri)[0]}.ipynb"
@@ -353,16 +245,16 @@ def notebook_uri(src_uri: str) -> str:
 
 def split_front_matter(markdown: str) -> tuple[dict[str, Any], str]:
     """The page's front matter (parsed as MkDocs does) and the rest of its Markdown."""
-    body, meta = get_data(markdown)
-    return meta, body
+    page = pages.parse(markdown)
+    return dict(page.meta), page.body
 
 
 def wants_notebook(markdown: str) -> bool:
-    """Whether a page is a chapter: it has a python block and does not say ``notebook: false``."""
-    meta, body = split_front_matter(markdown)
-    if meta.get("notebook") is False:
+    """Whether a page is a chapter: it has a python block that runs and does not say ``notebook: false``."""
+    page = pages.parse(markdown)
+    if page.meta.get("notebook") is False:
         return False
-    return any(isinstance(item, Code) for item in walk(parse(body)))
+    return bool(page.running)
 
 
 def chapters(lang: str) -> dict[str, Path]:
@@ -471,12 +363,66 @@ class _Writer:
             self.cells.append(cell)
         self.markdown = []
 
-    def code(self, source: str, **metadata: Any) -> None:
+    def code(self, source: str, *, hidden: bool = False, **metadata: Any) -> None:
         self.flush()
         cell = nbformat.v4.new_code_cell(source.strip("\n"))
         if metadata:
             cell.metadata["pe_docs"] = metadata
+        if hidden:  # JupyterLab, Notebook 7 and VS Code show the input collapsed
+            cell.metadata["jupyter"] = {"source_hidden": True}
         self.cells.append(cell)
+
+    def details(self, box: Box, prefix: str) -> None:
+        """A collapsible block: its whole content, code included, in a ``<details>`` Markdown cell (collapsed like
+        the page's, open for ``???+``), then its code as cells in page order, inputs collapsed unless open."""
+        self.flush()
+        sign = _SIGNS.get(box.type, _SIGNS["note"])
+        title = _html_inline(convert_prose(box.title or "", self.site, self.src_uri))
+        summary = f"<summary>{sign} {title}</summary>" if box.title else "<summary></summary>"
+        body = self.readable(box.items)
+        lines = ["<details open>" if box.open else "<details>", summary, "", *body, "", "</details>"]
+        self.markdown = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
+        self.flush(details=True)
+        for item in walk(box.items):
+            if isinstance(item, Code):
+                self.code(item.code, hidden=not box.open, **({"cont": True} if item.cont else {}))
+            elif isinstance(item, Figure):
+                self.code(figure_code(item.name, item.alt, self.site.lang), hidden=not box.open, figure=item.name)
+
+    def readable(self, items: list[Item]) -> list[str]:
+        """``items`` as Markdown lines only (code as fenced blocks), for the inside of a ``<details>`` cell."""
+        texts = TEXTS[self.site.lang]
+        out: list[str] = []
+        for item in items:
+            out.append("")
+            if isinstance(item, Prose):
+                out += convert_prose("\n".join(item.lines), self.site, self.src_uri).split("\n")
+            elif isinstance(item, Verbatim):
+                out += item.lines
+            elif isinstance(item, Code):
+                out += ["```python", *item.code.split("\n"), "```"]
+            elif isinstance(item, Expected):
+                out += [texts["expected"], "", "```text", *item.text.split("\n"), "```"]
+            elif isinstance(item, Figure):
+                out.append(f"*{item.alt or item.name}*")
+            elif item.kind == "details":
+                title = _html_inline(convert_prose(item.title or "", self.site, self.src_uri))
+                sign = _SIGNS.get(item.type, _SIGNS["note"])
+                out += ["<details open>" if item.open else "<details>", f"<summary>{sign} {title}</summary>", ""]
+                out += [*self.readable(item.items), "", "</details>"]
+            else:
+                inner = self.readable(item.items)
+                if item.kind == "tab":
+                    out += [f"**{convert_prose(item.title or '', self.site, self.src_uri)}**", *inner]
+                else:
+                    head = []
+                    if item.title:
+                        sign = _SIGNS.get(item.type, _SIGNS["note"])
+                        head = [f"**{sign} {convert_prose(item.title, self.site, self.src_uri)}**", ""]
+                    out += [f"> {line}".rstrip() for line in [*head, *inner]]
+        while out and not out[0].strip():
+            out.pop(0)
+        return out
 
     def write(self, items: list[Item], depth: int = 0) -> None:
         prefix = "> " * depth
@@ -495,6 +441,8 @@ class _Writer:
                 self.flush(expected_output=True)
             elif isinstance(item, Figure):
                 self.code(figure_code(item.name, item.alt, self.site.lang), figure=item.name)
+            elif item.kind == "details":
+                self.details(item, prefix)
             elif item.kind == "tab":
                 title = convert_prose(item.title or "", self.site, self.src_uri)
                 self.markdown += [prefix.rstrip(), f"{prefix}**{title}**", prefix.rstrip()]
@@ -511,16 +459,23 @@ class _Writer:
                 self.markdown.append(prefix.rstrip())  # and what follows is outside it
 
 
-def page_title(meta: Mapping[str, Any], items: list[Item], src_uri: str) -> str:
+def _html_inline(text: str) -> str:
+    """Markdown of a title as HTML for a ``<summary>`` (Markdown is not rendered inside HTML): escaped, with code
+    spans as ``<code>``."""
+    import html
+
+    parts = re.split(r"(`+)(.+?)\1", text)
+    out = []
+    for k in range(0, len(parts), 3):
+        out.append(html.escape(parts[k], quote=False))
+        if k + 2 < len(parts):
+            out.append(f"<code>{html.escape(parts[k + 2].strip(), quote=False)}</code>")
+    return "".join(out)
+
+
+def page_title(page: pages.Page, src_uri: str) -> str:
     """The page's title: ``title`` in the front matter, else its first level-1 heading, else its file name."""
-    if meta.get("title"):
-        return str(meta["title"])
-    for item in items:
-        if isinstance(item, Prose):
-            for line in item.lines:
-                if m := _H1.match(line):
-                    return m.group("title")
-    return posixpath.splitext(posixpath.basename(src_uri))[0]
+    return page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
 
 
 def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
@@ -542,11 +497,10 @@ def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
 
 def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     """The notebook of one page (its Markdown source, its path relative to the docs folder)."""
-    meta, body = split_front_matter(markdown)
-    items = parse(body)
+    items = parse(markdown)
     has_figures = any(isinstance(item, Figure) for item in walk(items))
     writer = _Writer(site, src_uri)
-    writer.markdown = intro(site, src_uri, page_title(meta, items, src_uri), has_figures).split("\n")
+    writer.markdown = intro(site, src_uri, page_title(pages.parse(markdown), src_uri), has_figures).split("\n")
     writer.flush(intro=True)
     writer.write(items)
     writer.flush()

@@ -43,11 +43,9 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
-
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,36 +154,20 @@ def _blank(m: re.Match[str]) -> str:
 
 
 def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of the lines outside code fences, with code spans, link targets, HTML comments and
-    tags blanked out. Front matter is skipped."""
+    """(line number, text) of the lines outside code (as ``site_tools.pages`` reads the page: fences, indented
+    code, front matter), with code spans, link targets, HTML comments and tags blanked out."""
+    from site_tools import pages
+
     text = _HTML_COMMENT.sub(_blank, markdown)
     lines = text.split("\n")
-    start = 0
-    if lines and lines[0].strip() == "---":
-        for j in range(1, len(lines)):
-            if lines[j].strip() in ("---", "..."):
-                start = j + 1
-                break
-    fence: str | None = None
-    for n in range(start, len(lines)):
-        line = lines[n]
-        m = re.match(r"^\s*(`{3,}|~{3,})", line)
-        if fence is not None:
-            if (
-                m
-                and m.group(1)[0] == fence[0]
-                and len(m.group(1)) >= len(fence)
-                and not line.strip()[len(m.group(1)) :]
-            ):
-                fence = None
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        line = _INLINE_CODE.sub(_blank, line)
-        line = _LINK_TARGET.sub(_blank, line)
-        line = _HTML_TAG.sub(_blank, line)
-        yield n + 1, line
+    for n, _ in pages.parse(markdown).prose_lines():
+        yield n, _blank_inline(lines[n - 1])
+
+
+def _blank_inline(line: str) -> str:
+    line = _INLINE_CODE.sub(_blank, line)
+    line = _LINK_TARGET.sub(_blank, line)
+    return _HTML_TAG.sub(_blank, line)
 
 
 Found = tuple[int, str, tuple[float, ...], tuple[float, ...]]
@@ -228,13 +210,11 @@ def _markdown_sources(path: Path) -> list[tuple[int, str]]:
 
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
+    from site_tools import pages
+
     if path.suffix != ".md":
         return {}
-    text = path.read_text(encoding="utf-8")
-    m = re.match(r"^---\n(.*?)\n(?:---|\.\.\.)\n", text, re.S)
-    if not m:
-        return {}
-    meta = yaml.safe_load(m.group(1)) or {}
+    meta = pages.read(path).meta
     return {canonical(_mantissa(str(k))): str(v) for k, v in (meta.get("quoted") or {}).items()}
 
 
@@ -312,13 +292,8 @@ def code_blocks(path: Path) -> tuple[list[str], list[str]]:
 
     if path.suffix == ".ipynb":
         return pages.notebook_code_cells(path), []
-    code, outputs = [], []
-    for fence in pages.fences(path):
-        if fence.runs:
-            code.append(fence.code)
-        elif "expected-output" in fence.marker:
-            outputs.append(fence.code)
-    return code, outputs
+    page = pages.read(path)
+    return [f.code for f in page.running], [f.code for f in page.expected_outputs]
 
 
 def asserted_values(path: Path) -> set[str]:
@@ -337,7 +312,7 @@ def asserted_values(path: Path) -> set[str]:
     return values
 
 
-def _backed(stated: Stated, values: set[str], exempt: set[str]) -> bool:
+def _backed(stated: Stated, values: Set[str], exempt: Set[str]) -> bool:
     if stated.text in EXEMPT:
         return True
     keys = {canonical(v) for v in stated.candidates}
@@ -346,33 +321,57 @@ def _backed(stated: Stated, values: set[str], exempt: set[str]) -> bool:
     return bool(stated.parts) and all(canonical(v) in values | exempt for v in stated.parts)
 
 
-def exempt_values(path: Path) -> set[str]:
-    return set(quoted(path))
+# ---- the check ---------------------------------------------------------------------------------------------------
 
 
-def unbacked(path: Path) -> list[Stated]:
-    """Numbers the page states that none of its assertions or expected outputs contains."""
-    values = asserted_values(path)
-    exempt = exempt_values(path)
-    return [s for s in stated_numbers(path) if not _backed(s, values, exempt)]
+@dataclass(frozen=True)
+class Facts:
+    """What the check reads from one page: the numbers its text states, the values its code asserts and the
+    numbers it quotes. The check itself (:func:`check_facts`) works on these alone, so a test can change one
+    stated number and check again without reading the page again (``tests/test_numbers.py``)."""
+
+    path: Path
+    stated: tuple[Stated, ...]
+    asserted: frozenset[str]
+    quoted: Mapping[str, str]
 
 
-def stale_quotes(path: Path) -> list[str]:
-    """Front-matter ``quoted`` numbers that the page's prose no longer states."""
-    stated = {s.key for s in stated_numbers(path)}
-    return [k for k in quoted(path) if k not in stated]
+def facts(path: Path) -> Facts:
+    """The facts of the page at ``path`` (Markdown, or a notebook's Markdown cells and code)."""
+    return Facts(path, tuple(stated_numbers(path)), frozenset(asserted_values(path)), quoted(path))
 
 
-def differences(en: Path, zh: Path) -> list[str]:
+def unbacked_in(page: Facts) -> list[Stated]:
+    """Numbers the page states that none of its assertions, expected outputs or quotes contains."""
+    exempt = set(page.quoted)
+    return [s for s in page.stated if not _backed(s, page.asserted, exempt)]
+
+
+def problems_of(page: Facts) -> list[str]:
+    """Every unbacked number and stale quote of one page, one sentence each, naming the page and line."""
+    out = [
+        f"{_rel(page.path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
+        f"on this page contains"
+        for s in unbacked_in(page)
+    ]
+    stated = {s.key for s in page.stated}
+    out += [
+        f"{_rel(page.path)}: quoted number {k} (front matter) is not in the text any more"
+        for k in page.quoted
+        if k not in stated
+    ]
+    return out
+
+
+def differences_of(en: Facts, zh: Facts) -> list[str]:
     """Numbers the two languages of a page do not state equally often, naming the lines of each.
 
     Counting occurrences, not just values, is what catches an edit that turns one stated number into another
     one the page also states (11 -> 12 where both appear): the counts of both change in one language only.
     """
-    by_lang = {"en": stated_numbers(en), "zh": stated_numbers(zh)}
     where: dict[str, dict[str, list[Stated]]] = {"en": {}, "zh": {}}
-    for lang, found in by_lang.items():
-        for s in found:
+    for lang, page in (("en", en), ("zh", zh)):
+        for s in page.stated:
             where[lang].setdefault(s.key, []).append(s)
     out = []
     for key in sorted(set(where["en"]) | set(where["zh"]), key=float):
@@ -381,38 +380,65 @@ def differences(en: Path, zh: Path) -> list[str]:
             text = (a or b)[0].text
             lines = {lang: ", ".join(str(s.line) for s in found) or "-" for lang, found in (("en", a), ("zh", b))}
             out.append(
-                f"{_rel(en)} / {_rel(zh)}: {text} is stated {len(a)}× in en (lines {lines['en']}) "
+                f"{_rel(en.path)} / {_rel(zh.path)}: {text} is stated {len(a)}× in en (lines {lines['en']}) "
                 f"but {len(b)}× in zh (lines {lines['zh']})"
             )
-    if set(quoted(en)) != set(quoted(zh)):
-        out.append(f"{_rel(en)}: quoted numbers differ between en {sorted(quoted(en))} and zh {sorted(quoted(zh))}")
+    if set(en.quoted) != set(zh.quoted):
+        out.append(f"{_rel(en.path)}: quoted numbers differ between en {sorted(en.quoted)} and zh {sorted(zh.quoted)}")
     return out
 
 
-def _rel(path: Path) -> str:
-    try:
-        return path.relative_to(ROOT).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def problems(paths: Iterable[Path]) -> list[str]:
-    """Every unbacked number and stale quote of the given pages, one sentence each."""
-    out = []
-    for path in paths:
-        for s in unbacked(path):
-            out.append(
-                f"{_rel(path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
-                f"on this page contains"
-            )
-        for k in stale_quotes(path):
-            out.append(f"{_rel(path)}: quoted number {k} (front matter) is not in the text any more")
-    return out
+def check_facts(en: Facts, zh: Facts) -> list[str]:
+    """The check of one page in its two languages: unbacked numbers, stale quotes, numbers stated unequally."""
+    return problems_of(en) + problems_of(zh) + differences_of(en, zh)
 
 
 def check_pair(en: Path, zh: Path) -> list[str]:
     """Everything wrong with the numbers of one page in its two languages."""
-    return problems((en, zh)) + differences(en, zh)
+    return check_facts(facts(en), facts(zh))
+
+
+def exempt_values(path: Path) -> set[str]:
+    return set(quoted(path))
+
+
+def unbacked(path: Path) -> list[Stated]:
+    """Numbers the page states that none of its assertions or expected outputs contains."""
+    return unbacked_in(facts(path))
+
+
+def stale_quotes(path: Path) -> list[str]:
+    """Front-matter ``quoted`` numbers that the page's prose no longer states."""
+    page = facts(path)
+    stated = {s.key for s in page.stated}
+    return [k for k in page.quoted if k not in stated]
+
+
+def differences(en: Path, zh: Path) -> list[str]:
+    """Numbers the two languages of a page do not state equally often (see :func:`differences_of`)."""
+    return differences_of(facts(en), facts(zh))
+
+
+def problems(paths: Iterable[Path]) -> list[str]:
+    """Every unbacked number and stale quote of the given pages, one sentence each."""
+    return [p for path in paths for p in problems_of(facts(path))]
+
+
+def _rel(path: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def prose_text(path: Path) -> dict[int, str]:
+    """{line: text as the check reads it} for the prose lines of a Markdown page (see :func:`prose_lines`)."""
+    return dict(prose_lines(path.read_text(encoding="utf-8")))
+
+
+def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
+    """The numbers stated by one prose line whose text (as the check reads it) is ``text``."""
+    return [Stated(path, line, column, written, c, p) for column, written, c, p in numbers_in(text)]
 
 
 def main() -> int:

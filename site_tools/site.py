@@ -31,7 +31,6 @@ import contextlib
 import json
 import logging
 import multiprocessing
-import re
 import shutil
 import signal
 import sys
@@ -94,6 +93,22 @@ def load(
     if site_dir is not None:
         options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
     return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
+
+
+def written(lang: str) -> dict[str, Any]:
+    """A language's config file as written (``INHERIT`` merged, as MkDocs merges it), without loading the theme or
+    the plugins: for what needs a few settings fast (the notebooks' site name, repository and language). The
+    address is not in it: use :func:`load`, or ``publish.language_url(publish.public_url(), lang)``.
+
+    Raises:
+        ValueError: an unknown language.
+    """
+    from mkdocs.utils.yaml import yaml_load
+
+    if lang not in CONFIGS:
+        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    with open(CONFIGS[lang], "rb") as fd:
+        return yaml_load(fd)
 
 
 def _staging_dir(dest: Path) -> Path:
@@ -389,14 +404,11 @@ def _snapshot(paths: Iterable[str] = WATCHED) -> dict[str, tuple[int, int]]:
 
 
 def page_title(text: str) -> str | None:
-    """A page's title as MkDocs takes it from the source: front matter ``title:``, else the first ``# `` line."""
-    front = re.match(r"\A---\n(.*?)\n---\n", text, flags=re.S)
-    if front:
-        m = re.search(r"^title:\s*(.+)$", front.group(1), flags=re.M)
-        if m:
-            return m.group(1).strip()
-    m = re.search(r"^# (.+)$", text, flags=re.M)
-    return m.group(1).strip() if m else None
+    """A page's title as MkDocs takes it from the source: front matter ``title:``, else the first level-1 heading
+    (``site_tools.pages`` reads the page)."""
+    from site_tools import pages
+
+    return pages.parse(text).title
 
 
 # Code the workers import: a change there needs fresh worker processes (a long-lived process would keep drawing

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mkdocs.commands.build import build
@@ -241,47 +242,17 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
 
 
 @pytest.mark.browser
-def test_a_tarball_without_git_still_builds(tmp_path: Path) -> None:
-    """A copy of the sources without .git (a release tarball, `git archive`) builds strictly: the "Last update"
-    date falls back to the build date instead of failing (git-revision-date-localized, fallback_to_build_date)."""
+def test_a_tarball_without_git_still_builds(release_site: dict[str, Any]) -> None:
+    """A copy of the sources without .git (a release tarball, `git archive`: conftest.py's ``release_copy``, which
+    also holds a new chapter) builds strictly: the "Last update" date falls back to the build date instead of
+    failing (git-revision-date-localized, fallback_to_build_date)."""
     import datetime as dt
-    import os
-    import shutil
     import subprocess
-    import sys
 
     from babel.dates import format_date
 
-    src = tmp_path / "pe-docs"
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\0")
-    for rel in filter(None, listed):
-        if (ROOT / rel).is_file():
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, src / rel)
-    (src / "node_modules").symlink_to(ROOT / "node_modules")  # what `make setup` (npm ci) would install
-    # derived files keyed by content (figures, executed notebook): copied only to save time; a tarball redraws them
-    if (ROOT / ".cache").is_dir():
-        shutil.copytree(ROOT / ".cache", src / ".cache", ignore=shutil.ignore_patterns("screenshots"))
+    src, out, result = release_site["dir"], release_site["site"], release_site["build"]
     assert subprocess.run(["git", "rev-parse"], cwd=src, capture_output=True, check=False).returncode != 0
-
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    env.pop("SITE_URL", None)
-    out = tmp_path / "site"
-    result = subprocess.run(
-        [sys.executable, "-m", "site_tools.site", "build", "--lang", "en", "--site-dir", str(out)],
-        cwd=src,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     html = (out / "formula" / "index.html").read_text(encoding="utf-8")
     today = dt.datetime.now(dt.UTC).date()

@@ -1,8 +1,10 @@
 """`make chapter NAME=<slug>`: a new chapter in both languages that passes every check as created.
 
 The command runs in a scratch copy of the repository (pages, configs, templates, tools, library, tests); the
-new pair then goes through the checks of ``make test`` there: its blocks run (pytest ``--codeblocks``), the
-numbers check, the parity of the code, the Chinese checks, the fence checks, and a strict build of both sites.
+new pair then goes through what ``make test`` runs for a page, there: ``make check PAGE=<slug>``, which selects
+from the whole suite every test of that page (``--page``: its blocks, fences, parity, numbers, weak assertions,
+Chinese style, both notebooks executed), and a strict build of both sites. Nothing is picked by hand, so a check
+that the template fails cannot go unnoticed here.
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import make_scratch_repo
+from conftest import SCRATCH_CHAPTER
 
 from site_tools import chapter, numbers, pages
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUG = "scratch-chapter"  # a name no real page uses, so `-k` selects only the new pair's tests
+SLUG = SCRATCH_CHAPTER
 
 
 def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -28,18 +31,19 @@ def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
 
 
 @pytest.fixture(scope="module")
-def created(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The scratch copy after ``python -m site_tools.chapter scratch-chapter`` (what ``make chapter`` runs)."""
-    copy = make_scratch_repo(tmp_path_factory.mktemp("repo"))
-    result = run([sys.executable, "-m", "site_tools.chapter", SLUG], copy)
+def created(release_copy: dict[str, Any]) -> Path:
+    """A copy of the repository as a release tarball holds it, after ``python -m site_tools.chapter scratch-chapter``
+    (what ``make chapter`` runs; conftest.py's ``release_copy``)."""
+    result = release_copy["chapter"]
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"wrote docs/en/{SLUG}.md" in result.stdout and f"wrote docs/zh/{SLUG}.md" in result.stdout
-    return copy
+    return release_copy["dir"]
 
 
-def test_makefile_target_runs_the_module() -> None:
+def test_makefile_targets_run_the_modules() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert '\nchapter: setup\n\t$(PY) -m site_tools.chapter "$(NAME)"\n' in makefile
+    assert '\ncheck: setup\n\t$(PY) -m site_tools.check "$(PAGE)"\n' in makefile
 
 
 def test_pages_and_nav_are_created(created: Path) -> None:
@@ -57,30 +61,28 @@ def test_pages_and_nav_are_created(created: Path) -> None:
 
 
 def test_new_pair_passes_the_page_checks(created: Path) -> None:
-    """Numbers, parity, weak assertions, in this process; blocks, fences and the Chinese checks in a pytest run
-    of the scratch copy, selected to the new pair (the other pages are checked by the suite itself)."""
+    """``make check PAGE=scratch-chapter`` in the copy: the tests ``make test`` runs for the new pair, all passing."""
     en, zh = created / "docs/en" / f"{SLUG}.md", created / "docs/zh" / f"{SLUG}.md"
-    assert numbers.check_pair(en, zh) == []
     assert [s.text for s in numbers.stated_numbers(en)] == ["6283", "10000"]  # the check did read the prose
     assert pages.code_signature(en) == pages.code_signature(zh) and len(pages.code_signature(en)) == 4
-    assert pages.weak_asserts(en) == pages.weak_asserts(zh) == []
-    result = run(
-        [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            f"docs/en/{SLUG}.md", f"docs/zh/{SLUG}.md",
-            "tests/test_numbers.py", "tests/test_chinese.py", "tests/test_pages.py", "-k", SLUG,
-        ],
-        created,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    summary = result.stdout.strip().splitlines()[-1]
-    # 3 blocks per page (the cont block joins the first) + numbers (3) + Chinese (3) + fences (2)
-    assert summary.startswith("14 passed"), result.stdout[-2000:]
+    result = run([sys.executable, "-m", "site_tools.check", SLUG, "-rA"], created)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
+    for lang in ("en", "zh"):
+        assert any(p.startswith(f"docs/{lang}/{SLUG}.md::line ") for p in passed), passed  # the blocks
+        assert f"tests/test_notebooks.py::test_notebook_runs_top_to_bottom[{lang}/{SLUG}.md]" in passed
+        assert f"tests/test_notebooks.py::test_notebook_has_the_page_code_in_order[{lang}/{SLUG}.md]" in passed
+        assert f"tests/test_pages.py::test_page_runs_what_it_shows[{lang}/{SLUG}.md]" in passed
+    for test in ("test_every_stated_number_is_asserted_on_its_page", "test_changing_any_stated_number_fails"):
+        assert f"tests/test_numbers.py::{test}[{SLUG}.md]" in passed
+    assert any(p.startswith("tests/test_chinese.py::") for p in passed)
+    assert not [p for p in passed if SLUG not in p], "a test of another page was selected"
 
 
 @pytest.mark.site
-def test_strict_build_of_the_copy(created: Path) -> None:
-    result = run([sys.executable, "-m", "site_tools.site", "build"], created, timeout=900)
+def test_strict_build_of_the_copy(created: Path, release_site: dict[str, Any]) -> None:
+    """``make site`` in the copy: both languages build strictly with the new chapter."""
+    result = release_site["build"]
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     for path in (f"site/{SLUG}/index.html", f"site/zh/{SLUG}/index.html"):
         assert (created / path).is_file(), path

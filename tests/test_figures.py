@@ -14,10 +14,18 @@ from pe_docs.plotting import _style
 from site_tools import figures
 
 
+def built(site_dir: Path, name: str, lang: str, theme: str) -> bytes:
+    """The figure file the test run's build wrote (drawn in the build's own process, or taken from the cache)."""
+    return (site_dir / ("" if lang == "en" else lang) / "figures" / f"{name}.{theme}.svg").read_bytes()
+
+
+@pytest.mark.site
 @pytest.mark.parametrize("name", sorted(figures.FIGURES))
-def test_every_registered_figure_renders_deterministically(name: str) -> None:
+def test_every_registered_figure_renders_deterministically(name: str, site_dir: Path) -> None:
+    """Drawn here, the figure has the bytes the build's process drew (or the cache holds: keyed by content, it must
+    be the same). Every figure of both languages is also compared between two builds (test_reproducible.py)."""
     first = figures.render_svg(name, "zh", "light")
-    assert first == figures.render_svg(name, "zh", "light")
+    assert first == built(site_dir, name, "zh", "light")
     assert b"<svg" in first and b"<dc:date>" not in first
 
 
@@ -34,14 +42,17 @@ def _ids_in_order(svg: bytes) -> str:
     return pattern.sub(lambda m: ids[m.group(1)], text)
 
 
+@pytest.mark.site
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", sorted(figures.FIGURES))
-def test_recoloured_figure_is_the_figure_drawn_for_that_scheme(name: str, lang: str) -> None:
+def test_recoloured_figure_is_the_figure_drawn_for_that_scheme(name: str, lang: str, site_dir: Path) -> None:
     """The build draws each figure once per language and recolours it for the other scheme; that must give
-    what drawing with ``theme="dark"`` gives (a figure with another scheme-dependent colour fails here)."""
-    light, dark = figures.render_svg(name, lang, "light"), figures.render_svg(name, lang, "dark")
+    what drawing with ``theme="dark"`` gives (a figure with another scheme-dependent colour fails here). The light
+    figure is the build's (drawn in its process: byte-identical to drawing it here, see above)."""
+    light, dark = built(site_dir, name, lang, "light"), figures.render_svg(name, lang, "dark")
     recoloured = figures.recolour(light, "light", "dark")
     assert recoloured != light
+    assert recoloured == built(site_dir, name, lang, "dark")  # what the build installed as the dark figure
     assert _ids_in_order(recoloured) == _ids_in_order(dark)
     assert _ids_in_order(figures.recolour(dark, "dark", "light")) == _ids_in_order(light)
 

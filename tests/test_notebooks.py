@@ -1,39 +1,37 @@
 """Every chapter as a notebook (site_tools/notebooks.py): generated from the page, with the page's code, in the
 page's language, linked from the built page, and running top to bottom on a fresh kernel in an empty folder.
 
-The execution test runs every chapter notebook of both languages, one kernel each, as part of `make test`. The
-kernels see ``pe_docs`` (a folder holding only a link to this checkout's package, first on their path, as an
-installed package would be) and nothing else of the repository; their working directory is an empty temporary
-folder. They run two at a time with one torch thread each (on two cores that uses less CPU than one at a time
-with two threads each).
+The execution test runs every chapter notebook of both languages, one kernel each, as part of `make test` and of
+`make check PAGE=<slug>` (``site_tools.kernels``): the kernels see ``pe_docs`` (a folder holding only a link to this
+checkout's package, first on their path, as an installed package would be) and nothing else of the repository;
+their working directory is an empty temporary folder; the English notebooks run on MKL's generic code path (the one
+AMD CPUs take, ``MKL_CBWR=COMPATIBLE``) and the Chinese ones on its AVX2 path, so every page's asserts are checked
+on the code paths other x86 CPUs take. They start in the background as soon as the tests are collected
+(``tests/conftest.py``), two at a time with one torch thread each, and a run that passed is reused until the
+notebook, the library or the harness changes (a content cache).
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import os
 import re
-import shutil
-import sys
-import tempfile
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import nbformat
 import pytest
+from markdown_it import MarkdownIt
 from mkdocs.config import load_config
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import figures, notebooks, pages, site
+from site_tools import figures, kernels, notebooks, pages, site
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
 CHAPTERS = [(lang, name) for lang in pages.LANGS for name in notebooks.chapters(lang)]
-WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 
 def _id(chapter: tuple[str, str]) -> str:
@@ -43,7 +41,7 @@ def _id(chapter: tuple[str, str]) -> str:
 @pytest.fixture(scope="module")
 def sites() -> dict[str, notebooks.Site]:
     """The real configs of both languages, as the build reads them (``site.load``: Chinese at ``…/zh/``)."""
-    return {lang: notebooks.Site.from_config(site.load(lang)) for lang in pages.LANGS}
+    return {lang: notebooks.site_of(lang) for lang in pages.LANGS}
 
 
 def generated(chapter: tuple[str, str], sites: dict[str, notebooks.Site]) -> nbformat.NotebookNode:
@@ -76,65 +74,46 @@ def prose(markdown: str) -> str:
     return re.sub(r"\]\([^)]*\)", "]", text)
 
 
+def cell_lines(nb: nbformat.NotebookNode, path: Path) -> dict[int, int]:
+    """{cell index: page line} for the code cells of a chapter notebook (page blocks and figure cells)."""
+    page = pages.read(path)
+    running = iter(f.line for f in page.running)
+    figure_lines = iter(f.line for f in page.figures if f.theme == "light")
+    out = {}
+    for index, cell in enumerate(nb.cells):
+        meta = cell.metadata.get("pe_docs", {}) if cell.cell_type == "code" else {"markdown": True}
+        if "figure" in meta:
+            out[index] = next(figure_lines, 0)
+        elif not meta:
+            out[index] = next(running, 0)
+    return out
+
+
 # --- (1) every chapter notebook runs on a fresh kernel in an empty folder ---------------------------------
-
-_CHECK = """\
-import json as _json, os as _os, sys as _sys
-import pe_docs as _pe_docs
-print(_json.dumps({"pe_docs": _pe_docs.__file__, "cwd": _os.getcwd(), "path": _sys.path}))
-"""
-
-
-@pytest.fixture(scope="module")
-def kernel_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The kernels' environment: ``pe_docs`` importable as if installed, nothing else from the repository."""
-    installed = tmp_path_factory.mktemp("site-packages")
-    (installed / "pe_docs").symlink_to(ROOT / "pe_docs", target_is_directory=True)
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME"}}
-    env["PYTHONPATH"] = str(installed)
-    env["OMP_NUM_THREADS"] = "1"  # one torch thread per kernel, WORKERS kernels at a time
-    return env
-
-
-def execute(nb: nbformat.NotebookNode, env: dict[str, str]) -> tuple[nbformat.NotebookNode, Path]:
-    """Run a copy of ``nb`` (with a last cell reporting where ``pe_docs`` came from) on a new kernel whose
-    working directory is a new empty folder."""
-    from nbclient import NotebookClient
-
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    nb.cells.append(nbformat.v4.new_code_cell(_CHECK, id="environment-check", metadata={"pe_docs": {"check": True}}))
-    workdir = Path(tempfile.mkdtemp(prefix="pe-docs-notebook-"))
-    client = NotebookClient(
-        nb, kernel_name="python3", timeout=600, allow_errors=False, resources={"metadata": {"path": str(workdir)}}
-    )
-    client.execute(env=env)
-    return nb, workdir
-
-
-@pytest.fixture(scope="module")
-def executions(
-    request: pytest.FixtureRequest, kernel_env: dict[str, str], sites: dict[str, notebooks.Site]
-) -> Iterator[dict[tuple[str, str], Future]]:
-    """Start every selected chapter's notebook, WORKERS at a time; each test waits for its own."""
-    wanted = [
-        item.callspec.params["chapter"]
-        for item in request.session.items
-        if getattr(item, "originalname", "") == "test_notebook_runs_top_to_bottom" and hasattr(item, "callspec")
-    ]
-    pool = ThreadPoolExecutor(max_workers=WORKERS)
-    futures = {chapter: pool.submit(execute, generated(chapter, sites), kernel_env) for chapter in wanted}
-    yield futures
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=_id)
 def test_notebook_runs_top_to_bottom(
-    chapter: tuple[str, str], executions: dict[tuple[str, str], Future], sites: dict[str, notebooks.Site]
+    chapter: tuple[str, str], notebook_result: Callable[..., Any], record_property: Callable[..., None]
 ) -> None:
     """No cell raises, nothing is written to stderr, the page's expected outputs are printed, and the kernel
     used the checkout's pe_docs from an empty folder with no repository path."""
-    nb, workdir = executions[chapter].result()  # a failing cell raises nbclient's CellExecutionError here
+    result = notebook_result(chapter)
+    if result.get("cached"):
+        record_property("pe_docs_reused", "notebook")
+    path = pages.DOCS / chapter[0] / chapter[1]
+    where = f"docs/{_id(chapter)}"
+    if not result["ok"]:
+        nb = kernels.executed(result) if result.get("notebook") else None
+        line = cell_lines(nb, path).get(result.get("cell")) if nb is not None else None
+        mkl = result.get("mkl") or "the default"
+        raise AssertionError(
+            f"{where}: the notebook failed at the cell of page line {line} (MKL_CBWR={mkl}: "
+            f"{kernels.MKL_NAMES.get(mkl, 'this CPU')}):\n{result['error'][-6000:]}"
+        )
+    nb = kernels.executed(result)
+    assert result["mkl"] == kernels.MKL_PATHS[chapter[0]]
 
     def stdout(cell: nbformat.NotebookNode) -> str:
         return "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
@@ -146,10 +125,10 @@ def test_notebook_runs_top_to_bottom(
         for o in c.outputs
         if o.output_type == "stream" and o.name == "stderr" and re.search(r"Warning|Error|Traceback", o.text)
     ]
-    assert not stderr, f"{_id(chapter)} wrote warnings or errors:\n" + "\n".join(stderr)
+    assert not stderr, f"{where} wrote warnings or errors:\n" + "\n".join(stderr)
 
     # The expected outputs of the page (pytest-codeblocks' reading) are what the notebook's cells print.
-    blocks = [b for b in extract_from_file(pages.DOCS / chapter[0] / chapter[1]) if b.syntax == "python"]
+    blocks = [b for b in extract_from_file(path) if b.syntax == "python"]
     runs = chains(nb)
     assert len(runs) == len(blocks)
     for block, run in zip(blocks, runs, strict=True):
@@ -157,22 +136,22 @@ def test_notebook_runs_top_to_bottom(
             printed, expected = "".join(stdout(c) for c in run), block.expected_output
             if block.expected_output_ignore_whitespace:
                 printed, expected = re.sub(r"\s+", "", printed), re.sub(r"\s+", "", expected)
-            assert printed == expected, f"{_id(chapter)} line {block.lineno}"
+            assert printed == expected, f"{where} line {block.lineno}"
 
-    env = json.loads(stdout(nb.cells[-1]))
-    assert Path(env["pe_docs"]).resolve() == (ROOT / "pe_docs" / "__init__.py").resolve()
-    assert Path(env["cwd"]).resolve() == workdir.resolve()
-    shutil.rmtree(workdir)
-    venv = Path(sys.prefix).resolve()  # the environment pe_docs is installed in (.venv/ inside a checkout)
-    on_path = [Path(p).resolve() for p in env["path"] if p]
-    repo_paths = [str(p) for p in on_path if p.is_relative_to(ROOT) and not p.is_relative_to(venv)]
-    assert not repo_paths, f"repository on the kernel's path: {repo_paths}"
+    facts = result["facts"]
+    assert facts["pe_docs_is_this_checkout"], facts["pe_docs"]
+    assert facts["cwd_was_empty_folder"]
+    assert facts["repository_on_path"] == [], f"repository on the kernel's path: {facts['repository_on_path']}"
     assert all(c.outputs for c in nb.cells if c.metadata.get("pe_docs", {}).get("figure")), "a figure is missing"
     assert all(
         any("image/png" in o.get("data", {}) for o in c.outputs)
         for c in nb.cells
         if c.metadata.get("pe_docs", {}).get("figure")
     ), "a figure cell shows no image"
+    # the run is of this notebook, as generated now (not a stale one)
+    ran = [c.source for c in nb.cells if c.cell_type == "code" and not c.metadata.get("pe_docs", {}).get("check")]
+    sites = {lang: notebooks.site_of(lang) for lang in pages.LANGS}
+    assert ran == [c.source for c in generated(chapter, sites).cells if c.cell_type == "code"]
 
 
 # --- (2) same code as the page, prose in the page's language ------------------------------------------
@@ -192,7 +171,8 @@ def test_notebook_has_the_page_code_in_order(chapter: tuple[str, str], sites: di
     nb = generated(chapter, sites)
     nbformat.validate(nb)
     path = pages.DOCS / chapter[0] / chapter[1]
-    page_code = [f.code.strip("\n") for f in pages.fences(path) if f.runs]
+    page = pages.read(path)
+    page_code = [f.code.strip("\n") for f in page.running]
     assert [c.source for c in page_cells(nb)] == page_code
     # and as pytest-codeblocks reads the page (a block with its continuations is one test)
     blocks = [b.code for b in extract_from_file(path) if b.syntax == "python"]
@@ -202,8 +182,7 @@ def test_notebook_has_the_page_code_in_order(chapter: tuple[str, str], sites: di
 
     assert [squash("\n".join(c.source for c in run)) for run in chains(nb)] == [squash(b) for b in blocks]
     # every figure of the page is drawn by a cell calling its registered function with its arguments
-    text = path.read_text(encoding="utf-8")
-    on_page = list(dict.fromkeys(re.findall(r"\]\(figures/([\w.-]+?)\.light\.svg#only-light\)", text)))
+    on_page = list(dict.fromkeys(f.name for f in page.figures if f.theme == "light"))
     drawn = [c for c in nb.cells if "figure" in c.metadata.get("pe_docs", {})]
     assert [c.metadata["pe_docs"]["figure"] for c in drawn] == on_page
     for cell in drawn:
@@ -233,18 +212,17 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
             chinese, latin = len(CJK.findall(words)), len(re.findall(r"[A-Za-z]", words))
             assert chinese <= 0.1 * (chinese + latin), f"{name}: Chinese in the English notebook:\n{cell.source}"
     # the page's prose is there, converted: every heading of the page, in order
-    text = (pages.DOCS / lang / name).read_text(encoding="utf-8")
-    page_headings = [h for h in re.findall(r"^#{1,6} .+$", text, flags=re.M) if not h.startswith("#!")]
-    page_headings = [h for h in page_headings if not _in_fence(text, h)]
-    nb_headings = [line for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines()]
-    nb_headings = [line for line in nb_headings if re.match(r"^#{1,6} ", line)]
+    md = pages._markdown()  # the model's reader (math is not Markdown)
+    page_headings = [("#" * h.level, h.title) for h in pages.read(pages.DOCS / lang / name).headings]
+    nb_headings = [
+        (tok.markup, tokens[i + 1].content)
+        for cell in nb.cells
+        if cell.cell_type == "markdown"
+        for tokens in [md.parse(cell.source)]
+        for i, tok in enumerate(tokens)
+        if tok.type == "heading_open"
+    ]
     assert nb_headings == page_headings
-
-
-def _in_fence(text: str, line: str) -> bool:
-    """Whether ``line`` occurs only inside fenced code of ``text`` (a ``# comment`` in a python block)."""
-    outside = re.sub(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", "", text, flags=re.S | re.M)
-    return line not in outside.splitlines()
 
 
 def test_generation_is_deterministic(sites: dict[str, notebooks.Site]) -> None:
@@ -351,7 +329,7 @@ def test_admonition_becomes_a_blockquote_with_its_code_as_cells() -> None:
 
 def test_admonition_titles_types_and_nesting() -> None:
     page = (
-        '!!! note\n    Untitled.\n\n??? danger ""\n    No title at all.\n\n'
+        '!!! note\n    Untitled.\n\n!!! danger ""\n    No title at all.\n\n'
         '!!! tip "Outer"\n    !!! bug "Inner"\n        Deep.\n'
     )
     ((kind, text),) = cells(page)
@@ -359,6 +337,76 @@ def test_admonition_titles_types_and_nesting() -> None:
     assert text == (
         "> **ℹ️ Note**\n>\n> Untitled.\n\n> No title at all.\n\n> **💡 Outer**\n>\n> > **🐞 Inner**\n> >\n> > Deep."
     )
+
+
+SOLUTION = {
+    "en": (
+        "## Exercise\n\nCompute the longest wavelength for `d_model = 8`.\n\n"
+        '??? success "Solution"\n    Take the last column.\n\n    ```python\n    from pe_docs import wavelengths\n\n'
+        "    longest = wavelengths(8)[-1].item()\n    print(round(longest))\n    ```\n\n"
+        "    <!--pytest-codeblocks:expected-output-->\n    ```text\n    6283\n    ```\n\n"
+        "    It is $2\\pi \\cdot 10000^{6/8}$.\n\n"
+        "Later blocks may use it:\n\n```python\nassert round(longest) == 6283\n```\n"
+    ),
+}
+SOLUTION["zh"] = (
+    SOLUTION["en"]
+    .replace("## Exercise", "## 练习")
+    .replace('"Solution"', '"解答"')
+    .replace("Compute the longest wavelength for", "算出")
+    .replace("Take the last column.", "取最后一列。")
+    .replace("It is", "它等于")
+    .replace("Later blocks may use it:", "后面的代码块可以接着用：")
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_collapsed_solution_stays_collapsed_and_runs_in_place(lang: str) -> None:
+    """A ``??? success "Solution"`` block (exercises, issue 21): its prose and code, readable, in one collapsed
+    ``<details>`` Markdown cell; its code right after as cells with the input collapsed, so the notebook still
+    runs top to bottom (later blocks use what the solution computed)."""
+    site = EN if lang == "en" else ZH
+    nb = notebooks.notebook(SOLUTION[lang], "exercise.md", site)
+    kinds = [(c.cell_type, c.metadata.get("pe_docs"), c.metadata.get("jupyter")) for c in nb.cells[1:]]
+    assert kinds == [
+        ("markdown", None, None),
+        ("markdown", {"details": True}, None),
+        ("code", None, {"source_hidden": True}),
+        ("markdown", None, None),
+        ("code", None, None),
+    ]
+    details = nb.cells[2].source
+    title = "Solution" if lang == "en" else "解答"
+    assert details.startswith(f"<details>\n<summary>✅ {title}</summary>\n\n")
+    assert details.endswith("\n\n</details>")
+    code = "from pe_docs import wavelengths\n\nlongest = wavelengths(8)[-1].item()\nprint(round(longest))"
+    assert f"```python\n{code}\n```" in details and "```text\n6283\n```" in details
+    assert "$2\\pi \\cdot 10000^{6/8}$" in details
+    assert nb.cells[3].source == code
+    assert [c.source for c in page_cells(nb)] == [f.code for f in pages.parse(SOLUTION[lang]).running]
+    # Markdown inside <details> needs the blank lines around it; a renderer sees one HTML block, then Markdown
+    tokens = MarkdownIt("commonmark", {"html": True}).parse(details)
+    assert [t.type for t in tokens][:2] == ["html_block", "paragraph_open"]
+    assert tokens[0].content.startswith("<details>") and tokens[-1].content.strip() == "</details>"
+
+
+def test_collapsed_solution_runs_top_to_bottom() -> None:
+    """The generated notebook of a page with a collapsed solution runs top to bottom on a fresh kernel."""
+    text = notebooks.notebook_text(SOLUTION["en"], "exercise.md", EN)
+    result = kernels.run(text, "en", name="exercise-test")
+    assert result["ok"], result.get("error")
+    nb = kernels.executed(result)
+    assert [o.text for o in nb.cells[3].outputs if o.output_type == "stream"] == ["6283\n"]
+
+
+def test_open_collapsible_and_untitled_details() -> None:
+    page = '???+ tip "Open"\n    Shown.\n\n    ```python\n    x = 1\n    ```\n\n??? danger ""\n    No title.\n'
+    nb = notebooks.notebook(page, "page.md", EN)
+    (first, code, second) = nb.cells[1:]
+    assert first.source.startswith("<details open>\n<summary>💡 Open</summary>")
+    assert "jupyter" not in code.metadata and code.source == "x = 1"
+    assert second.source == "<details>\n<summary></summary>\n\nNo title.\n\n</details>"
+    assert notebooks._html_inline("Mind the `a < b` & co") == "Mind the <code>a &lt; b</code> &amp; co"
 
 
 def test_display_math_in_an_admonition_stays_one_block() -> None:
@@ -467,6 +515,11 @@ def test_front_matter_opt_out_and_title() -> None:
     assert "“Front”" in nb.cells[0].source
     assert "quoted" not in nb.cells[1].source and nb.cells[1].source == "# Heading"
     assert notebooks.generate({"p.md": code, "q.md": "text\n", "r.ipynb": code}, EN).keys() == {"notebooks/p.ipynb"}
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_site_read_fast_is_the_site_of_the_loaded_config(lang: str) -> None:
+    assert notebooks.site_of(lang) == notebooks.Site.from_config(site.load(lang))
 
 
 def test_site_from_config_needs_the_repository(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -108,25 +109,47 @@ def _mutated(written: str) -> str:
     raise AssertionError(f"no digit in {written!r}")
 
 
+def _change(facts: numbers.Facts, s: numbers.Stated, line_text: str) -> numbers.Facts:
+    """The facts of the page with stated number ``s`` changed (its line read again, as the check reads it)."""
+    changed = line_text[: s.column] + _mutated(s.text) + line_text[s.column + len(s.text) :]
+    stated = [t for t in facts.stated if t.line != s.line]
+    stated += numbers.stated_in_line(facts.path, s.line, changed)
+    return replace(facts, stated=tuple(sorted(stated, key=lambda t: (t.line, t.column))))
+
+
 @pytest.mark.parametrize("pair", [p for p in PAIRS if p[0].suffix == ".md"], ids=_id)
 def test_changing_any_stated_number_fails(pair: tuple[Path, Path], tmp_path: Path) -> None:
-    """Change each stated number of the page, one at a time and in each language: the check must fail."""
+    """Change each stated number of the page, one at a time and in each language: the check must fail.
+
+    Each page is read once; a change rereads only its own line (``_change``) and runs the check itself
+    (``numbers.check_facts``) on the result. That this is what reading the changed file gives is checked by
+    writing the file for the first and the last number of each page and comparing."""
     missed = []
     for lang, (page, other) in (("en", pair), ("zh", pair[::-1])):
+        facts, other_facts = numbers.facts(page), numbers.facts(other)
+        texts = numbers.prose_text(page)
         lines = page.read_text(encoding="utf-8").split("\n")
-        work = tmp_path / lang / page.name
-        work.parent.mkdir(exist_ok=True)
-        work.write_text("\n".join(lines), encoding="utf-8")
-        before = set(numbers.check_pair(*((work, other) if lang == "en" else (other, work))))
-        for s in numbers.stated_numbers(page):
-            if s.text in numbers.EXEMPT or s.key in numbers.quoted(page):
-                continue
-            line = lines[s.line - 1]
-            assert line[s.column : s.column + len(s.text)] == s.text, (page, s)
-            changed = line[: s.column] + _mutated(s.text) + line[s.column + len(s.text) :]
-            work.write_text("\n".join([*lines[: s.line - 1], changed, *lines[s.line :]]), encoding="utf-8")
-            pair_now = (work, other) if lang == "en" else (other, work)
-            if not set(numbers.check_pair(*pair_now)) - before:
+
+        def check(changed: numbers.Facts) -> set[str]:
+            return set(numbers.check_facts(*((changed, other_facts) if lang == "en" else (other_facts, changed))))  # noqa: B023
+
+        before = check(facts)
+        candidates = [s for s in facts.stated if s.text not in numbers.EXEMPT and s.key not in facts.quoted]
+        for k, s in enumerate(candidates):
+            assert lines[s.line - 1][s.column : s.column + len(s.text)] == s.text, (page, s)
+            changed = _change(facts, s, texts[s.line])
+            if k in (0, len(candidates) - 1):  # the same as writing the changed page and reading it again
+                work = tmp_path / lang / page.name
+                work.parent.mkdir(exist_ok=True)
+                line = lines[s.line - 1]
+                edited = line[: s.column] + _mutated(s.text) + line[s.column + len(s.text) :]
+                work.write_text("\n".join([*lines[: s.line - 1], edited, *lines[s.line :]]), encoding="utf-8")
+                reread = numbers.facts(work)
+                assert [(t.line, t.column, t.text) for t in reread.stated] == [
+                    (t.line, t.column, t.text) for t in changed.stated
+                ]
+                assert reread.asserted == facts.asserted and dict(reread.quoted) == dict(facts.quoted)
+            if not check(changed) - before:
                 missed.append(f"{page.parent.name}/{page.name}:{s.line}: {s.text} -> {_mutated(s.text)}")
     assert missed == [], "changing these numbers went unnoticed:\n" + "\n".join(missed)
 
@@ -162,6 +185,85 @@ def test_weak_assertions_are_rejected(tmp_path: Path) -> None:
     )
     weak = pages.weak_asserts(page)
     assert [w.split("`")[1] for w in weak] == ["assert True", "assert ok", "assert 0.97", "assert 3 == 3"]
+    assert weak[0].startswith("p.md:3: ")  # the page line of the assertion
+
+
+# Assertions that hold whatever the page computes (site_tools/asserts.py), each planted in a page of its own.
+CANNOT_FAIL = [
+    "assert max_gap < 1e-6 or True",
+    "assert max_gap < 1e-6 or 1",
+    'assert max_gap < 1e-6 or "ok"',
+    "assert True or max_gap < 1e-6",
+    "assert max_gap == max_gap",
+    "assert table.sum() <= table.sum()",
+    "assert (table == table).all() and max_gap == max_gap",
+    "assert torch.equal(table, table)",
+    "assert torch.allclose(table * 2, table * 2, atol=0)",
+    "assert math.isclose(max_gap, max_gap)",
+    "torch.testing.assert_close(table, table)",
+    "np.testing.assert_allclose(table.numpy(), table.numpy())",
+    "assert abs(max_gap) >= 0",
+    "assert abs(max_gap - 1) >= 0.0",
+    "assert 0 <= abs(max_gap)",
+    "assert table.abs().max() >= 0",
+    "assert (table - table.flip(0)).abs().max().item() >= 0",
+    "assert torch.linalg.norm(table) >= 0",
+    "assert table.norm(dim=1).min() >= 0",
+    "assert np.linalg.norm(table.numpy()) > -1e-9",
+    "assert len(table) >= 0",
+    "assert float(table.std()) >= 0",
+    "assert (max_gap - 1) ** 2 >= 0",
+    "assert max_gap < math.inf",
+    'assert max_gap <= float("inf")',
+    "assert isinstance(3, int)",
+    'assert isinstance("text", str)',
+    "assert isinstance(max_gap, object)",
+    "assert (max_gap < 1e-6, 'gap too large')",
+    "assert max_gap in (max_gap, 0.0)",
+    "assert math.isnan(max_gap) or not math.isnan(max_gap)",
+    "assert max_gap < 1e-6 and abs(max_gap) >= 0",
+]
+CAN_FAIL = [
+    "assert max_gap < 1e-6",
+    "assert max_gap < 1e-6 or max_gap > 2",
+    "assert 0 <= abs(max_gap) <= 1",
+    "assert abs(max_gap) > 0",
+    "assert min(abs(max_gap), -1.0) >= 0",
+    "assert table.max() >= 0",
+    "assert max_gap - 1 >= 0",
+    "assert torch.equal(table, table.flip(0))",
+    "torch.testing.assert_close(table, torch.zeros(4, 2))",
+    "assert isinstance(max_gap, float)",
+    "assert max_gap in (0.0, 1.0)",
+    "assert max_gap <= 1e30",
+    "assert (L, d) == (4, 2) and table.shape == (L, d)",
+]
+SETUP = (
+    "import math\n\nimport numpy as np\nimport torch\n\nfrom pe_docs import sinusoidal_table\n\nL, d = 4, 2\n"
+    "table = sinusoidal_table(L, d)\nmax_gap = (table - sinusoidal_table(L, d, dtype=torch.float64).float())"
+    ".abs().max().item()\n"
+)
+
+
+@pytest.mark.parametrize("assertion", CANNOT_FAIL)
+def test_assertion_that_cannot_fail_is_rejected(assertion: str, tmp_path: Path) -> None:
+    """Each planted case, in both languages of a page that otherwise passes: named, with its line."""
+    for lang in ("en", "zh"):
+        page = tmp_path / lang / "planted.md"
+        page.parent.mkdir()
+        page.write_text(f"# Planted\n\n```python\n{SETUP}{assertion}\n```\n", encoding="utf-8")
+        found = pages.weak_asserts(page)
+        line = 3 + SETUP.count("\n") + 1
+        assert len(found) == 1 and found[0].startswith(f"planted.md:{line}: `"), found
+        assert "cannot fail" in found[0] or "checks nothing" in found[0], found
+    exec(compile(SETUP + assertion, "planted", "exec"), {})  # it holds, as it always would
+
+
+@pytest.mark.parametrize("assertion", CAN_FAIL)
+def test_assertion_that_can_fail_is_kept(assertion: str, tmp_path: Path) -> None:
+    page = tmp_path / "kept.md"
+    page.write_text(f"```python\n{SETUP}{assertion}\n```\n", encoding="utf-8")
+    assert pages.weak_asserts(page) == []
 
 
 @pytest.mark.parametrize("path", [p for pair in PAIRS for p in pair], ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -1,13 +1,15 @@
-"""Checks of the pages as source: every python fence runs, and both languages carry the same code."""
+"""The page model (site_tools/pages.py) and the checks of the pages as source: every python fence runs, as
+pytest-codeblocks reads it, and both languages carry the same code."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from mkdocs.utils.meta import get_data
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import pages
+from site_tools import notebooks, pages
 from site_tools.figures import FIGURES
 
 MD_PAGES = [p for lang in pages.LANGS for p in pages.pages(lang).values() if p.suffix == ".md"]
@@ -22,49 +24,211 @@ def _squash(code: str) -> str:
     return "\n".join(line for line in code.splitlines() if line.strip())
 
 
+# --- the pages -------------------------------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize("path", MD_PAGES, ids=_id)
-def test_every_python_fence_is_executed(path: Path) -> None:
-    """pytest-codeblocks silently skips ```py, ```python title=…, ~~~ and blocks glued to a non-python block."""
-    executed = [
-        _squash(b.code)
-        for b in extract_from_file(path)
-        if b.syntax == "python" and not any("skip" in m for m in b.marks)
+def test_page_runs_what_it_shows(path: Path) -> None:
+    """Every python fence runs, nothing runs that is not shown, no skip marks, no shell blocks, pytest-codeblocks
+    reads the page as the model does (``Page.problems``)."""
+    problems = pages.read(path).problems()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", MD_PAGES, ids=_id)
+def test_model_agrees_with_pytest_codeblocks_and_mkdocs(path: Path) -> None:
+    """The blocks the model says run are the tests pytest-codeblocks collects (lines and code), and the front
+    matter is what MkDocs reads."""
+    page = pages.read(path)
+    collected = [(b.lineno, _squash(b.code)) for b in extract_from_file(path) if b.syntax == "python"]
+    assert [(line, _squash(code)) for line, code in page.blocks()] == collected
+    body, meta = get_data(path.read_text(encoding="utf-8"))
+    assert dict(page.meta) == meta and page.body == body
+
+
+@pytest.mark.parametrize("name", pages.page_names())
+def test_both_languages_have_the_page_and_the_same_code(name: str) -> None:
+    problems = pages.parity_problems_of(name)
+    assert problems == [], "\n".join(problems)
+
+
+def test_every_figure_is_used_and_every_reference_registered() -> None:
+    used = {(ref.name, ref.theme) for path in MD_PAGES for ref in pages.read(path).figures}
+    assert {name for name, _ in used} <= set(FIGURES), sorted({n for n, _ in used} - set(FIGURES))
+    expected = {(n, t) for n in FIGURES for t in ("light", "dark")}
+    assert used == expected, f"unused figure variants: {sorted(expected - used)}"
+
+
+# --- the marker cases pytest-codeblocks documents (its README), and the ones around them -------------------------
+
+CASES = {
+    "plain": "Lorem\n\n```python\na = 1\n```\n",
+    "skip": "Lorem ipsum\n\n<!--pytest.mark.skip-->\n\n```python\nfoo + bar  # not working\n```\n\ndolor sit amet.\n",
+    "skip, no blank line": "<!--pytest.mark.skip-->\n```python\nfoo + bar\n```\n",
+    "skipif": (
+        '<!--pytest.mark.skipif(sys.version_info <= (3, 7), reason="Need at least Python 3.8")-->\n\n'
+        "```python\na = 1\n```\n"
+    ),
+    "deprecated skip": "<!--pytest-codeblocks:skip-->\n\n```python\na = 1\n```\n",
+    "importorskip": "<!--pytest-codeblocks:importorskip(sympy)-->\n\n```python\nimport sympy\n```\n",
+    "xfail": "The following gives an error:\n\n<!--pytest.mark.xfail-->\n\n```python\n1 / 0\n```\n",
+    "cont": (
+        "Lorem ipsum\n\n```python\na = 1\n```\n\ndolor sit amet\n\n<!--pytest-codeblocks:cont-->\n\n"
+        "```python\n# this would otherwise fail since `a` is not defined\na + 1\n```\n"
+    ),
+    "cont across prose": "```python\na = 1\n```\n\n<!--pytest-codeblocks:cont-->\n\nText.\n\n```python\na + 1\n```\n",
+    "hidden in a comment": (
+        "Lorem ipsum\n\n<!--\n```python\na = 1\n```\n-->\n\ndolor sit amet\n\n<!--pytest-codeblocks:cont-->\n\n"
+        "```python\na + 1\n```\n"
+    ),
+    "expected output": (
+        "This\n\n```python\nprint(1 + 3)\n```\n\ngives\n\n<!--pytest-codeblocks:expected-output-->\n\n```\n4\n```\n"
+    ),
+    "expected output, whitespace": (
+        "```python\nprint(1, 2)\n```\n\n<!--pytest-codeblocks:expected-output-ignore-whitespace-->\n```\n12\n```\n"
+    ),
+    "cont after a text block": "```text\nnot code\n```\n\n<!--pytest-codeblocks:cont-->\n```python\na = 1\n```\n",
+    "marker passes over ~~~": "<!--pytest-codeblocks:cont-->\n```python\na = 1\n```\n",
+    "tilde fence": "```python\na = 1\n```\n\n<!--pytest.mark.skip-->\n~~~python\nb = 2\n~~~\n\n```python\nc = 3\n```\n",
+    "in an admonition": '!!! note "N"\n    ```python\n    def f():\n\n\n        return 1\n    ```\n\n    Text.\n',
+    "in a blockquote": "> ```python\n> a = 1\n> ```\n",
+    "indented code": "Text.\n\n    ```python\n    a = 1\n    ```\n",
+    "title attribute": '```python title="x.py"\na = 1\n```\n\n```py\nb = 2\n```\n',
+    "skipfile": "<!--pytest-codeblocks:skipfile-->\n\n```python\na = 1\n```\n",
+}
+
+
+def _theirs(text: str, tmp_path: Path) -> tuple[list[tuple[int, str, list[str]]], str | None]:
+    """pytest-codeblocks' reading: (line, code, marks) of each python block, or its error."""
+    page = tmp_path / "page.md"
+    page.write_text(text, encoding="utf-8")
+    try:
+        blocks = extract_from_file(page)
+    except RuntimeError as exc:
+        return [], str(exc)
+    return [(b.lineno, _squash(b.code), list(b.marks)) for b in blocks if b.syntax == "python"], None
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning:pytest_codeblocks.main")
+@pytest.mark.parametrize("case", CASES)
+def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:
+    """For every marker case: the model says a python fence runs exactly when pytest-codeblocks runs its code
+    (in a block without skip, skipif, xfail or importorskip), and the notebook has exactly those code cells;
+    where it cannot agree (code in a comment, a cont marker that starts the page), it reports a problem."""
+    text = CASES[case]
+    page = pages.parse(text)
+    theirs, error = _theirs(text, tmp_path)
+    executed = [code for _, code, marks in theirs if not any("skip" in m or "xfail" in m for m in marks)]
+    for fence in page.fences:
+        if fence.looks_like_python:
+            runs_there = any(_squash(fence.code) and _squash(fence.code) in code for code in executed)
+            assert fence.runs == runs_there or page.reading, (case, fence.line)
+    agree = [(line, _squash(code)) for line, code in page.blocks()] == [(line, code) for line, code, _ in theirs]
+    assert agree or page.reading or error, case
+    cells = [item.code for item in pages.walk(list(page.items)) if isinstance(item, pages.Code)]
+    assert cells == [f.code for f in page.running]
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        ("plain", []),
+        ("cont", []),
+        ("cont across prose", []),
+        ("expected output", []),
+        ("expected output, whitespace", []),
+        ("in an admonition", []),
+        ("marker passes over ~~~", ["a cont marker before any code block"]),
+        ("skip", ["marked pytest.mark.skip: no block is skipped"]),
+        ("skip, no blank line", ["marked pytest.mark.skip"]),
+        ("skipif", ["marked pytest.mark.skipif("]),
+        ("deprecated skip", ["marked pytest.mark.skip"]),
+        ("importorskip", ["marked importorskip(sympy)"]),
+        ("xfail", ["marked pytest.mark.xfail"]),
+        ("hidden in a comment", ["pytest-codeblocks reads a ```python block here that the page does not show"]),
+        ("cont after a text block", ["python block never runs: its marker joins it to '```text' at line 1"]),
+        ("tilde fence", ["'~~~python' is not collected"]),
+        ("in a blockquote", ["python block in a blockquote: pytest-codeblocks does not see it"]),
+        ("indented code", ["an indented code block", "pytest-codeblocks reads a ```python block here"]),
+        ("title attribute", ["'```python title=\"x.py\"' is not collected", "'```py' is not collected"]),
+        ("skipfile", ["skipfile: no block of this page runs"]),
+    ],
+)
+def test_problems_name_the_line(case: str, expected: list[str]) -> None:
+    problems = pages.parse(CASES[case]).problems()
+    assert len(problems) >= len(expected), problems
+    for part in expected:
+        assert any(part in p and p.startswith("line ") for p in problems), (part, problems)
+    if not expected:
+        assert problems == []
+
+
+def test_skip_marker_then_blank_line_is_not_a_code_cell() -> None:
+    """The issue's case: skip marker, blank line, fence — the tests skip it, so the notebook does not run it."""
+    page = pages.parse(CASES["skip"])
+    (fence,) = page.fences
+    assert fence.marks == ("pytest.mark.skip",) and fence.skipped and not fence.runs
+    assert not notebooks.wants_notebook(CASES["skip"])
+    assert [type(item).__name__ for item in page.items] == ["Prose", "Verbatim", "Prose"]
+
+
+def test_roles_markers_and_lines() -> None:
+    page = pages.parse(CASES["cont"] + "\n<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n")
+    first, second, output = page.fences
+    assert (first.role, first.line, first.head, first.markers) == ("block", 3, 3, ())
+    assert (second.role, second.head, second.markers) == ("cont", 3, ("pytest-codeblocks:cont",))
+    assert (output.role, output.head, output.code) == ("expected-output", 3, "2")
+    assert page.blocks() == [(3, "a = 1\n# this would otherwise fail since `a` is not defined\na + 1")]
+
+
+def test_admonition_keeps_blank_lines_as_python_markdown_does() -> None:
+    """A python block with two blank lines inside an admonition stays in it (mdit-py-plugins' admonition plugin
+    would end the admonition there); a content tab and a collapsible block nest the same way."""
+    page = pages.parse(CASES["in an admonition"] + '\n=== "Tab"\n\n    ??? tip\n        Deep.\n')
+    (fence,) = page.fences
+    assert fence.code == "def f():\n\n\n    return 1" and fence.runs
+    box, tab = page.items
+    assert (box.kind, box.type, box.title) == ("admonition", "note", "N")
+    assert [type(i).__name__ for i in box.items] == ["Code", "Prose"]
+    assert (tab.kind, tab.title) == ("tab", "Tab")
+    (inner,) = tab.items
+    assert (inner.kind, inner.type, inner.title, inner.open) == ("details", "tip", "Tip", False)
+    assert page.indented_code == ()
+
+
+def test_prose_lines_exclude_code_and_front_matter() -> None:
+    text = '---\ntitle: T\nquoted:\n  "1.5": x\n---\n# H\n\n```python\nx = 15\n```\n\n    indented 99\n\nEnd 1.5.\n'
+    page = pages.parse(text)
+    assert [n for n, _ in page.prose_lines()] == [6, 7, 11, 13, 14, 15]
+    assert page.meta == {"title": "T", "quoted": {"1.5": "x"}} and page.title == "T"
+    assert page.indented_code == (12,)
+
+
+def test_figures_only_where_a_line_shows_nothing_else() -> None:
+    text = (
+        "<!--\n![Alt](figures/heatmap.light.svg#only-light)\n-->\n\n"  # in a comment: not shown
+        "Text ![x](figures/waveforms.light.svg#only-light) inline.\n\n"  # inline in a sentence: not a figure line
+        "Before.\n![Heat map](figures/heatmap.light.svg#only-light)\n![Heat map](figures/heatmap.dark.svg#only-dark)\n"
+    )
+    page = pages.parse(text)
+    assert [(f.name, f.theme, f.alt, f.line) for f in page.figures] == [
+        ("heatmap", "light", "Heat map", 8),
+        ("heatmap", "dark", "Heat map", 9),
     ]
-    problems = []
-    for fence in pages.fences(path):
-        if not fence.looks_like_python or fence.skipped:
-            continue
-        if not fence.runs:
-            problems.append(f"line {fence.line}: '{fence.tick}{fence.info}' is not collected; use a bare ```python")
-        elif not any(_squash(fence.code) in code for code in executed):
-            problems.append(f"line {fence.line}: python block never runs (cont marker after a non-python block?)")
-    assert not problems, f"{_id(path)}:\n" + "\n".join(problems)
+    assert [type(i).__name__ for i in page.items] == ["Prose", "Figure"]
 
 
-def test_fence_count_matches_collected_blocks() -> None:
-    """The number of python fences on the site equals what pytest-codeblocks runs (cont blocks merged)."""
-    fences = 0
-    collected = 0
-    for path in MD_PAGES:
-        fs = [f for f in pages.fences(path) if f.runs]
-        fences += len(fs)
-        conts = sum("pytest-codeblocks:cont" in f.marker for f in fs)
-        blocks = [b for b in extract_from_file(path) if b.syntax == "python"]
-        assert len(blocks) == len(fs) - conts, _id(path)
-        collected += len(blocks)
-    assert fences > 0 and collected > 0
-
-
-def test_no_skip_markers() -> None:
-    """Nothing is skipped silently: a skipped block would need a reason on the page; we have none."""
-    for path in MD_PAGES:
-        for block in extract_from_file(path):
-            assert not block.marks, f"{_id(path)} line {block.lineno}: marks {block.marks}"
-
-
-def test_both_languages_same_pages_and_code() -> None:
-    problems = pages.parity_problems()
-    assert not problems, "\n".join(problems)
+def test_front_matter_as_mkdocs_reads_it() -> None:
+    for text in (
+        "---\ntitle: A\n---\n# B\n",
+        "---\ntitle: A\n...\n# B\n",
+        "---\n- a list\n---\n# B\n",  # not a mapping: no front matter for MkDocs
+        "# No front matter\n\n---\n\nA rule.\n",
+        "---\n\n---\n# Empty\n",
+    ):
+        page = pages.parse(text)
+        body, meta = get_data(text)
+        assert (dict(page.meta), page.body) == (meta, body), text
 
 
 def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,13 +258,20 @@ def test_fence_parser_flags_silent_skips(tmp_path: Path) -> None:
     assert [f.runs for f in fs] == [False, False, False, True]
 
 
-def test_every_figure_is_used_and_every_reference_registered() -> None:
-    used: set[str] = set()
-    for path in MD_PAGES:
-        text = path.read_text(encoding="utf-8")
-        for name in FIGURES:
-            for theme in ("light", "dark"):
-                if f"figures/{name}.{theme}.svg#only-{theme}" in text:
-                    used.add(f"{name}.{theme}")
-    expected = {f"{n}.{t}" for n in FIGURES for t in ("light", "dark")}
-    assert used == expected, f"unused figure variants: {sorted(expected - used)}"
+def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
+    """``--page`` (``make check``): a test is the page's when a parameter names the page's file, in any form the
+    tests use (a path, ``formula.md``, ``en/formula.md``, a tuple holding one)."""
+    from conftest import _mentions
+
+    names = {"formula.md", "formula.ipynb"}
+    docs = pages.DOCS
+    for value in (
+        docs / "en" / "formula.md",
+        "formula.md",
+        "zh/formula.md",
+        ("en", "formula.md"),
+        [docs / "zh/formula.md"],
+    ):
+        assert _mentions(value, names), value
+    for value in (docs / "en" / "wavelength.md", "formula/", "formula", ("en", "log-trick.md"), 3, None, "heatmap"):
+        assert not _mentions(value, names), value

@@ -30,39 +30,6 @@ def fetch(url: str) -> tuple[int, str]:
         return response.status, response.read().decode("utf-8")
 
 
-def test_serve_both_languages_with_live_reload(built_site: dict[str, object]) -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "site_tools.site", "serve", "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 240
-        while True:
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else "server exited"
-            try:
-                status, html = fetch(base + "zh/formula/")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(1)
-        assert status == 200 and "公式" in html
-        assert "livereload" in html  # the reload script that refreshes the browser after a rebuild
-        status, html = fetch(base + "formula/")
-        assert status == 200 and "The formula" in html
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
 def wait_until(url: str, predicate: Callable[[str], bool], proc: subprocess.Popen, timeout: float = 300) -> str:
     """Poll ``url`` until its HTML satisfies ``predicate`` (the timeout only guards against a hang)."""
     deadline = time.monotonic() + timeout
@@ -82,10 +49,14 @@ def pages_in(index: dict) -> list[str]:
     return sorted({d["location"].split("#")[0] for d in index["docs"]})
 
 
-def test_edit_rebuilds_only_the_edited_page(tmp_path: Path) -> None:
-    """A paragraph edited in one language is rebuilt alone: the other language and the other pages are not
-    written again, the search index gets the page's new text and keeps every other page, the cached notebooks
-    stay. A new title rebuilds the language, so every page's navigation shows it. (In a scratch copy.)"""
+def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
+    tmp_path: Path, built_site: dict[str, object]
+) -> None:
+    """``python -m site_tools.site serve`` (``make serve``), in a scratch copy of the repository (after the test
+    run's build, so it reuses its figures and executed notebooks): both languages are served on loopback with
+    MkDocs' live-reload script. A paragraph edited in one language is rebuilt alone: the other language and the
+    other pages are not written again, the search index gets the page's new text and keeps every other page, the
+    cached notebooks stay. A new title rebuilds the language, so every page's navigation shows it."""
     from conftest import make_scratch_repo
 
     repo = make_scratch_repo(tmp_path / "repo")
@@ -101,8 +72,10 @@ def test_edit_rebuilds_only_the_edited_page(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}/"
     site_dir = repo / "site"
     try:
-        wait_until(base + "zh/formula/", lambda html: "公式" in html, proc, timeout=600)
-        wait_until(base + "formula/", lambda html: "The formula" in html, proc)
+        html = wait_until(base + "zh/formula/", lambda html: "公式" in html, proc, timeout=600)
+        assert "livereload" in html  # the reload script that refreshes the browser after a rebuild
+        status, html = fetch(base + "formula/")
+        assert status == 200 and "The formula" in html and "livereload" in html
         time.sleep(1)
         untouched = [site_dir / "index.html", site_dir / "formula/index.html", site_dir / "zh/index.html"]
         mtimes = {p: p.stat().st_mtime_ns for p in untouched}

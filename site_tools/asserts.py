@@ -1,0 +1,242 @@
+"""Assertions that cannot fail: what ``pages.weak_asserts`` rejects in the code a page runs.
+
+A page's numbers are backed by its assertions (``site_tools.numbers``), so an assertion that holds whatever the
+code computes backs a number without checking it. :func:`weak` names every such assertion in a piece of code:
+
+- it checks nothing: no comparison or call (``assert True``, ``assert ok``, ``assert 0.97``), or nothing the page
+  computed (``assert 3 == 3``);
+- a literal that is always true: a non-empty tuple, list, set, dict or string (``assert (x == 1, "message")`` —
+  the classic mistake: the tuple is the test);
+- ``or`` with an operand that is always true (``x < 1e-6 or True``, ``x < 1 or "ok"``), or ``p or not p``;
+- an expression compared with itself (``x == x``, ``t <= t``, ``torch.equal(a, a)``,
+  ``torch.testing.assert_close(a, a)``, ``math.isclose(x, x)``);
+- a bound that cannot be crossed: a value that is never negative (``abs(…)``, ``.abs()``, a norm, ``len(…)``, a
+  square, a standard deviation, a reduction of such a value) compared ``>= 0`` or ``> -1``, and any value compared
+  ``<= inf`` or ``< inf``;
+- ``isinstance`` of a literal (``isinstance(3, int)``), or against ``object``;
+- ``x in (x, …)``: a value in a literal that lists it;
+- one part of an ``and`` that is one of the above (the rest may fail, but that part claims nothing).
+
+Both the ``assert`` statement and calls of ``assert*`` functions (``torch.testing.assert_close``,
+``numpy.testing.assert_allclose``) are checked, since both back numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+
+# Calls that compare their first two arguments (the receiver's module does not matter: torch, numpy, math).
+_COMPARING = {
+    "equal",
+    "allclose",
+    "isclose",
+    "array_equal",
+    "array_equiv",
+    "assert_close",
+    "assert_allclose",
+    "assert_equal",
+    "assert_array_equal",
+    "assert_array_almost_equal",
+    "assert_almost_equal",
+}
+# Functions and methods whose result is never negative.
+_NONNEGATIVE_CALLS = {
+    "abs",
+    "fabs",
+    "absolute",
+    "norm",
+    "vector_norm",
+    "matrix_norm",
+    "hypot",
+    "dist",
+    "len",
+    "numel",
+    "nelement",
+    "count",
+    "std",
+    "var",
+    "square",
+    "exp",
+    "sqrt",
+}
+# Reductions and conversions that keep a non-negative value non-negative.
+_KEEPS_SIGN = {"max", "amax", "min", "amin", "sum", "mean", "median", "item", "float", "int", "round", "cpu", "numpy"}
+_EQUALITY = (ast.Eq, ast.LtE, ast.GtE, ast.Is)
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def _constant(node: ast.expr) -> tuple[bool, object]:
+    """(is a constant, its value) — numbers with a sign, ``math.inf``/``float("inf")``/``torch.inf`` included."""
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        ok, value = _constant(node.operand)
+        if ok and isinstance(value, int | float) and not isinstance(value, bool):
+            return True, -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.Attribute) and node.attr == "inf":
+        return True, math.inf
+    if (
+        isinstance(node, ast.Call)
+        and _name(node.func) == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).lower().lstrip("+") in {"inf", "infinity"}
+    ):
+        return True, math.inf
+    return False, None
+
+
+def _literal(node: ast.expr) -> bool:
+    """A constant or a literal container (``3``, ``"s"``, ``[1, 2]``, ``(a, b)``)."""
+    return (
+        isinstance(node, ast.Constant | ast.Tuple | ast.List | ast.Set | ast.Dict | ast.JoinedStr) or _constant(node)[0]
+    )
+
+
+def _always_true_literal(node: ast.expr) -> bool:
+    ok, value = _constant(node)
+    if ok:
+        return bool(value)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return bool(node.elts)
+    if isinstance(node, ast.Dict):
+        return bool(node.keys)
+    if isinstance(node, ast.JoinedStr):
+        return any(not isinstance(v, ast.Constant) or v.value for v in node.values)
+    return False
+
+
+def _same(a: ast.expr, b: ast.expr) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
+def _nonnegative(node: ast.expr) -> bool:
+    """Whether ``node`` is never negative by construction."""
+    if isinstance(node, ast.Call):
+        name = _name(node.func)
+        if name in _NONNEGATIVE_CALLS:
+            return True
+        receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if name in _KEEPS_SIGN:
+            if receiver is not None and _nonnegative(receiver):
+                return True  # x.abs().max(), t.norm().item()
+            return bool(node.args) and all(_nonnegative(a) for a in node.args)  # float(abs(x)), torch.max(x.abs())
+        return False
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        ok, exponent = _constant(node.right)
+        return ok and isinstance(exponent, int) and exponent % 2 == 0
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and _same(node.left, node.right):
+        return True
+    if isinstance(node, ast.Subscript):
+        return _nonnegative(node.value)
+    return False
+
+
+def _trivial_comparison(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str | None:
+    """Why ``left op right`` holds whatever the page computed, or None."""
+    if isinstance(op, _EQUALITY) and _same(left, right):
+        return "compares an expression with itself"
+    ok, value = _constant(right)
+    if ok and isinstance(value, int | float) and not isinstance(value, bool):
+        if _nonnegative(left) and ((isinstance(op, ast.GtE) and value <= 0) or (isinstance(op, ast.Gt) and value < 0)):
+            return f"a value that is never negative is always {ast.unparse(op_node(op))} {value!r}"
+        if value == math.inf and isinstance(op, ast.Lt | ast.LtE):
+            return "the bound is infinite"
+    ok, value = _constant(left)
+    if ok and isinstance(value, int | float) and not isinstance(value, bool):
+        flipped = {ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.Gt: ast.Lt}.get(type(op))
+        if flipped is not None:
+            return _trivial_comparison(right, flipped(), left)
+    if (
+        isinstance(op, ast.In)
+        and isinstance(right, ast.Tuple | ast.List | ast.Set)
+        and any(_same(left, e) for e in right.elts)
+    ):
+        return "tests membership in a literal that lists the value"
+    return None
+
+
+def op_node(op: ast.cmpop) -> ast.expr:
+    """An expression that unparses as the operator alone (for messages)."""
+    return ast.Name({ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<"}.get(type(op), "?"))
+
+
+def _negates(a: ast.expr, b: ast.expr) -> bool:
+    return isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.Not) and _same(a, b.operand)
+
+
+def cannot_fail(test: ast.expr) -> str | None:
+    """Why the assertion ``assert test`` holds whatever the page computed (see the module docstring), or None."""
+    if _always_true_literal(test):
+        return "a literal that is always true"
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        for value in test.values:
+            if _always_true_literal(value) or cannot_fail(value):
+                return f"`or {ast.unparse(value)}` makes it always true"
+        for a in test.values:
+            if any(_negates(a, b) or _negates(b, a) for b in test.values):
+                return f"`{ast.unparse(a)} or not …` is always true"
+        return None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for value in test.values:
+            reason = cannot_fail(value)
+            if reason:
+                return f"its part `{ast.unparse(value)}` cannot fail: {reason}"
+        return None
+    if isinstance(test, ast.Compare):
+        reasons = []
+        left = test.left
+        for op, right in zip(test.ops, test.comparators, strict=True):
+            reasons.append(_trivial_comparison(left, op, right))
+            left = right
+        return reasons[0] if all(reasons) else None
+    if isinstance(test, ast.Call):
+        name = _name(test.func)
+        if name in _COMPARING and len(test.args) >= 2 and _same(test.args[0], test.args[1]):
+            return "compares an expression with itself"
+        if name == "isinstance" and len(test.args) == 2:
+            if _literal(test.args[0]):
+                return "isinstance of a literal"
+            if isinstance(test.args[1], ast.Name) and test.args[1].id == "object":
+                return "everything is an instance of object"
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        ok, value = _constant(test.operand)
+        if ok and not value:
+            return "`not` of a false constant"
+    return None
+
+
+def _checks_nothing(test: ast.expr) -> bool:
+    """No comparison or call, or no value the page computed (``assert ok``, ``assert 3 == 3``)."""
+    parts = list(ast.walk(test))
+    checks = any(isinstance(n, ast.Compare | ast.Call) for n in parts)
+    uses_values = any(isinstance(n, ast.Name | ast.Attribute | ast.Subscript | ast.BinOp) for n in parts)
+    return not checks or not uses_values
+
+
+def _is_assert_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _name(node.func).startswith("assert")
+
+
+def weak(code: str) -> Iterator[tuple[int, str, str]]:
+    """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail."""
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Assert):
+            text = f"assert {ast.unparse(node.test)}"
+            if _checks_nothing(node.test):
+                yield node.lineno, text, "checks nothing; compare or call something the page computed"
+            elif reason := cannot_fail(node.test):
+                yield node.lineno, text, f"cannot fail: {reason}"
+        elif _is_assert_call(node):
+            assert isinstance(node, ast.Call)
+            if len(node.args) >= 2 and _same(node.args[0], node.args[1]):
+                yield node.lineno, ast.unparse(node), "cannot fail: compares an expression with itself"

@@ -1,0 +1,67 @@
+"""One page's checks, in seconds: ``python -m site_tools.check <slug>`` (``make check PAGE=<slug>``).
+
+The contributor's loop while writing or editing a chapter. It runs, for ``docs/en/<slug>.md`` and
+``docs/zh/<slug>.md``, the tests ``make test`` runs for that page — selected from the whole suite by
+``--page`` (``tests/conftest.py``), not listed here:
+
+- every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
+  python fence runs as shown, no skip marks);
+- parity: the page exists in both languages with the same code;
+- verified prose (``site_tools.numbers``): every stated number asserted on the page, both languages stating the
+  same numbers, and every stated number's change noticed;
+- assertions that cannot fail (``site_tools.asserts``);
+- the Chinese page's style (``tests/test_chinese.py``);
+- both generated notebooks executed on a fresh kernel (English on MKL's generic code path, Chinese on its AVX2
+  path: the paths other x86 CPUs take), reused from the cache when nothing they depend on changed.
+
+A failure names the page, the line and, for numbers, the number, as in ``make test``. What needs the built site
+(links, anchors, the browser) is left to ``make test``, the check before a pull request.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def normalise(page: str) -> str:
+    """``formula``, ``formula.md``, ``docs/en/formula.md`` or ``zh/formula.md`` → ``formula``."""
+    name = Path(page.strip()).name
+    for suffix in (".md", ".ipynb"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m site_tools.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
+    from site_tools import pages
+
+    args = sys.argv[1:] if argv is None else argv
+    names = sorted({Path(name).stem for name in pages.page_names()})
+    if not args or not args[0].strip():
+        print("usage: make check PAGE=<slug>   (python -m site_tools.check <slug>)", file=sys.stderr)
+        print(f"pages: {' '.join(names)}", file=sys.stderr)
+        return 2
+    slug = normalise(args[0])
+    if slug not in names:
+        print(f"make check: no page {slug!r} in docs/en or docs/zh; pages: {' '.join(names)}", file=sys.stderr)
+        return 2
+    import pytest
+
+    os.chdir(ROOT)
+    # Where the page's tests can be: the tests (parametrised by pages) and the page's own files (its blocks). The
+    # other pages' files and the modules' doctests hold no test of this page, so they are not even collected.
+    files = [f"docs/{lang}/{slug}{ext}" for lang in pages.LANGS for ext in (".md", ".ipynb")]
+    paths = ["tests", *(f for f in files if (ROOT / f).is_file())]
+    start = time.perf_counter()
+    status = pytest.main(["-p", "no:cacheprovider", "-q", "--page", slug, *paths, *args[1:]])
+    print(f"make check PAGE={slug}: {time.perf_counter() - start:.1f} s")
+    return int(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
