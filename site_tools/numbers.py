@@ -71,7 +71,7 @@ _NUMBER = re.compile(
 # figures of a paper, citations' years, seed file names (002), identifiers (float32, d2l, GPT-2).
 _REFERENCE_BEFORE = re.compile(
     r"(?:[#§]\s*|\b(?:Section|Table|Fig(?:ure|\.)|Eq(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
-    r"|(?:表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
+    r"|(?:(?<!编码|正弦|位置|嵌入|查找|波长|频率|数值|对照)表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
 )
 _REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^\s*(?:节|章|条)"))
 _WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")
@@ -146,6 +146,7 @@ _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)|\]\[[^\]]*\]|<https?://[^>]*>|https?://\S+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_TAG = re.compile(r"<[^>]+>")
+_ATTR_LIST = re.compile(r"\{\s*[#.:][^}]*\}")  # attribute lists ({#id}, {.class}, {: …}): names, not prose
 
 
 def _blank(m: re.Match[str]) -> str:
@@ -167,6 +168,7 @@ def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
 def _blank_inline(line: str) -> str:
     line = _INLINE_CODE.sub(_blank, line)
     line = _LINK_TARGET.sub(_blank, line)
+    line = _ATTR_LIST.sub(_blank, line)
     return _HTML_TAG.sub(_blank, line)
 
 
