@@ -708,7 +708,7 @@ def check_measured_frequencies(fig: Figure, *, d_model: int, n_positions: int) -
         )
     (note,) = top.texts
     assert isinstance(note, Annotation)
-    assert note.get_text() == f"λ > {n}: {d // 2 - first} columns\nunresolvable in {n} positions"
+    assert note.get_text() == f"λ > {n}: {d // 2 - first} columns\nless than one cycle in {n} positions"
     close(note.xy, (first, theory[-1]), rtol=1e-13, atol=0, what="annotated point")
     assert top.get_yscale() == bottom.get_yscale() == "log"
 

@@ -387,8 +387,8 @@ def plot_measured_frequencies(
             ax.annotate(
                 text(
                     lang,
-                    en=f"λ > {n}: {unresolved.size} columns\nunresolvable in {n} positions",
-                    zh=f"λ > {n}：{unresolved.size} 列\n{n} 个位置无法分辨",
+                    en=f"λ > {n}: {unresolved.size} columns\nless than one cycle in {n} positions",
+                    zh=f"λ > {n}：{unresolved.size} 列\n{n} 个位置内不足一个周期",
                 ),
                 xy=(unresolved[0], theory[-1]),
                 xytext=(6, 6),
