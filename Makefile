@@ -5,7 +5,7 @@
 #   make site    strict build into site/ for the public address in mkdocs.yml;
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make site, then commit site/ to the gh-pages branch (ghp-import); `make deploy PUSH=1` pushes it
-.PHONY: setup site serve test lint format chapter deploy bench parity clean
+.PHONY: setup site serve test test-upstream lint format chapter deploy bench parity clean
 
 PY := .venv/bin/python
 
@@ -23,6 +23,12 @@ serve: setup
 
 test: setup
 	$(PY) -m pytest
+
+# The upstream tier: tests/upstream/ against the libraries the pages describe, from PyPI, pinned in
+# requirements-upstream.txt and installed into their own .venv-upstream/ (`make test` never sees them);
+# `make test-upstream LATEST=1` takes their newest releases instead (.venv-upstream-latest/, the weekly workflow).
+test-upstream:
+	bash scripts/test-upstream.sh $(if $(LATEST),--latest,)
 
 # The pre-commit hooks (.pre-commit-config.yaml) over every file: ruff check, ruff format --check, codespell.
 lint: setup
