@@ -20,7 +20,9 @@ if [ "${1:-}" = "--latest" ]; then
   venv=.venv-upstream-latest
   shift
 fi
-pip() { "$venv/bin/python" -m pip --disable-pip-version-check "$@"; }
+# --no-compile: byte-compiling every module of torch, transformers & co. doubles the install time; Python compiles
+# the few the tier imports when it first imports them.
+install() { "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile "$@"; }
 
 stamp=$venv/.requirements.sha256
 want=$(sha256sum requirements-upstream.txt | cut -d' ' -f1)
@@ -29,18 +31,18 @@ if [ "$mode" = latest ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   rm -rf "$venv"
   "$PYTHON" -m venv "$venv"
   if [ "$mode" = pinned ]; then
-    pip install --quiet --no-deps -r requirements-upstream.txt
+    install --no-deps -r requirements-upstream.txt
   else
     torch="torch==$(sed -n 's/^torch==\([^ #]*\).*/\1/p' requirements-upstream.txt)"
     case "${PIP_EXTRA_INDEX_URL:-}" in *download.pytorch.org/whl/cpu*) torch=torch ;; esac
-    pip install --quiet "$torch"
+    install "$torch"
     mapfile -t resolved < <("$venv/bin/python" -m site_tools.versions latest resolved)
     mapfile -t bare < <("$venv/bin/python" -m site_tools.versions latest no-deps)
-    pip install --quiet "${resolved[@]}"
-    pip install --quiet --no-deps "${bare[@]}"
+    install "${resolved[@]}"
+    install --no-deps "${bare[@]}"
     mapfile -t theirs < <("$venv/bin/python" -m site_tools.versions latest their-deps)
-    pip install --quiet "${theirs[@]}"
-    pip freeze --exclude-editable | sed 's/^/test-upstream: installed /'
+    install "${theirs[@]}"
+    "$venv/bin/python" -m pip freeze --exclude-editable | sed 's/^/test-upstream: installed /'
   fi
   echo "$want" > "$stamp"
 fi

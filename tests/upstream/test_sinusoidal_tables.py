@@ -56,9 +56,10 @@ def test_marian_port_builds_the_paper_table_in_sin_cos_layout():
 
     odd = MarianSinusoidalPositionalEmbedding(10, 7)
     assert torch.equal(odd.create_weight(), hf_marian_weights(10, 7))
-    # rows are positions past_key_values_length … (forward looks them up by position)
+    # forward looks rows up by position, from the length of the cache on (its second argument, named
+    # past_key_values_length up to transformers 5.23 and cache_length from 5.24)
     module = model.decoder.embed_positions
-    assert torch.equal(module(torch.Size([1, 5]), past_key_values_length=3), hf_marian_weights(8, 64)[3:8])
+    assert torch.equal(module(torch.Size([1, 5]), 3), hf_marian_weights(8, 64)[3:8])
 
 
 @pytest.mark.parametrize(
