@@ -188,6 +188,29 @@ def band_terms(d: int, max_k: int, n_bands: int) -> np.ndarray:
     return _frozen(np.stack([cos[:, lo:hi].sum(axis=1) for lo, hi in itertools.pairwise(edges)]) * (2 / d))
 
 
+@cache
+def record_returns(max_offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets ``n <= max_offset`` (at most ``2**26``) at which ``n`` radians comes closer to a multiple of 2π than
+    at every smaller offset, by brute force over every ``n``, and ``2·|sin(n/2)|`` at each (mpmath).
+
+    2π is split Cody–Waite style into ``hi`` (26 significant bits, so ``k·hi`` is exact in float64 for the
+    ``k < 2**24`` turns involved) plus ``lo``: ``n − k·2π = (n − k·hi) − k·lo`` to about 1e-15 radian."""
+    assert max_offset <= 2**26
+    with mpmath.workdps(40):
+        hi = float(mpmath.nint(2 * mpmath.pi * 2**23)) / 2**23
+        lo = float(2 * mpmath.pi - mpmath.mpf(hi))
+        best, found = math.inf, []
+        for start in range(1, max_offset + 1, 1 << 22):
+            n = np.arange(start, min(start + (1 << 22), max_offset + 1), dtype=np.float64)
+            k = np.round(n / (hi + lo))
+            gap = np.abs((n - k * hi) - k * lo)
+            before = np.minimum.accumulate(np.concatenate(([best], gap[:-1])))
+            found += n[gap < before].astype(np.int64).tolist()
+            best = min(best, float(gap.min()))
+        chords = [float(abs(2 * mpmath.sin(mpmath.mpf(k) / 2))) for k in found]
+    return _frozen(np.array(found, dtype=np.float64)), _frozen(np.array(chords))
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Reading a figure
 
@@ -513,6 +536,25 @@ def check_transform_matrices(fig: Figure, *, ks: Sequence[int], d_model: int) ->
     assert sum(bool(ax.get_images()) for ax in fig.axes) == len(ks)
 
 
+def check_clock_hands(fig: Figure, *, positions: Sequence[int], d_model: int) -> None:
+    hands = d_model // 2
+    assert len(fig.axes) == len(positions)
+    face = np.linspace(0, 2 * np.pi, 200)
+    for ax, p in zip(fig.axes, positions, strict=True):
+        lines = ax.get_lines()
+        assert len(lines) == 1 + 2 * hands
+        close(np.stack(xy(lines[0])), np.stack((np.sin(face), np.cos(face))), atol=1e-12, what="clock face")
+        row = rows([p], d_model)[0]
+        for i in range(hands):
+            length = 1 - 0.15 * i
+            tip = length * row[2 * i], length * row[2 * i + 1]  # the hand's tip: (sin, cos) of p·w_i
+            close(np.stack(xy(lines[1 + i])), [[0, tip[0]], [0, tip[1]]], atol=1e-12, what=f"hand {i} at {p}")
+            close(np.stack(xy(lines[1 + hands + i])), [[tip[0]], [tip[1]]], atol=1e-12, what=f"tip {i} at {p}")
+        assert ax.get_title() == f"position {p}"
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == [f"w = 1/{round(1 / w)}" if w < 1 else "w = 1" for w in freqs(d_model)], labels
+
+
 def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
     p = np.arange(positions)
     assert len(fig.axes) == len(pairs)
@@ -778,10 +820,57 @@ def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_
         close(notes[text], point, atol=0, what=text)
 
 
+def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> None:
+    left, right = fig.axes
+    (circle,) = left.get_lines()
+    x, y = xy(circle)
+    theta = np.linspace(0, 2 * np.pi, len(x))
+    close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+    p = np.arange(positions)
+    expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (cos p, sin p)
+    (dots,) = (c for c in left.collections if isinstance(c, PathCollection))
+    close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what="pair 0 of each position")
+    colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))
+    close(point_colours(dots), colours, atol=1e-12, what="colour of each point")
+    offsets, chords = record_returns(max_offset)
+    shown = [0] + [int(n) for n in offsets if 1 < n < positions]
+    notes = [t for t in left.texts if isinstance(t, Annotation)]
+    assert [note.get_text() for note in notes] == [f"p={q}" for q in shown]
+    for note, q in zip(notes, shown, strict=True):
+        close(note.xy, [math.cos(q), math.sin(q)], atol=1e-12, what=note.get_text())
+    curve, spacing, exact = right.get_lines()
+    close(xy(curve)[0], offsets, atol=0, what="record offsets")
+    close(xy(curve)[1], chords, rtol=1e-9, atol=0, what="distance of pair 0 at each record")
+    horizontal_line(spacing, 2.0**-24, right)
+    close(np.concatenate(xy(exact)), [2**24, 2**24, 0, 1], atol=0, what="the line at 2**24")
+    assert exact.get_transform() == right.get_xaxis_transform()
+
+
 # name -> (the pe_docs.plotting function registered for it, its checker). EVERY figure registered in
 # site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
 # test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
 # for a figure without one.
+def check_variant_tables(fig: Figure, *, max_len: int, d_model: int) -> None:
+    """The paper's table interleaved and as ``[sin | cos]``, and tensor2tensor's ``[sin | cos]`` table minus it."""
+    inter_ax, concat_ax, gap_ax = fig.axes[:3]
+    interleaved = table(max_len, d_model)
+    concat = np.concatenate([interleaved[:, 0::2], interleaved[:, 1::2]], axis=1)  # sines, then cosines
+    half = d_model // 2
+    w_t2t = BASE ** (-np.arange(half) / (half - 1))  # tensor2tensor: w_i = 10000^(-i/(d/2 - 1))
+    phase = np.arange(max_len)[:, None] * w_t2t[None, :]
+    gap = np.concatenate([np.sin(phase), np.cos(phase)], axis=1) - concat
+    assert np.abs(gap[0]).max() == 0 and np.abs(gap[-1]).max() > 0.1  # nothing at position 0, then it grows
+    assert "position" in inter_ax.get_ylabel()
+    for ax, expected, limit in (
+        (inter_ax, interleaved, 1.0),
+        (concat_ax, concat, 1.0),
+        (gap_ax, gap, np.abs(gap).max()),
+    ):
+        assert "column" in ax.get_xlabel()
+        close(pixels(ax), expected, atol=1e-12, what=ax.get_title())
+        close(only_image(ax).get_clim(), (-limit, limit), atol=1e-12, what="colour scale")
+
+
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "waveforms": ("plot_waveforms", check_waveforms),
@@ -796,13 +885,16 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "position-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
+    "clock-hands": ("plot_clock_hands", check_clock_hands),
     "geometry-curve": ("plot_encoding_curve", check_encoding_curve),
     "geometry-pca": ("plot_principal_components", check_principal_components),
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),
     "geometry-frequencies": ("plot_measured_frequencies", check_measured_frequencies),
     "geometry-bands": ("plot_band_contributions", check_band_contributions),
+    "closest-returns": ("plot_closest_returns", check_closest_returns),
     "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
     "context-extension": ("plot_context_extension", check_context_extension),
+    "variant-tables": ("plot_variant_tables", check_variant_tables),
 }
 
 

@@ -1,4 +1,4 @@
-"""PositionalEncoding: shapes, layouts, buffer behaviour and errors."""
+"""PositionalEncoding: shapes, layouts, offsets, buffer behaviour and errors."""
 
 from __future__ import annotations
 
@@ -45,7 +45,85 @@ def test_buffer_not_in_state_dict() -> None:
 
 
 def test_repr() -> None:
-    assert "d_model=16, max_len=8, base=10000, batch_first=True" in repr(PositionalEncoding(16, max_len=8))
+    text = repr(PositionalEncoding(16, max_len=8))
+    assert "d_model=16, max_len=8, base=10000, batch_first=True, layout='interleaved'" in text
+    assert "layout='concat'" in repr(PositionalEncoding(16, max_len=8, layout="concat"))
+
+
+def test_positional_arguments_keep_working() -> None:
+    """The constructor's first three arguments stay positional, the rest keyword-only, as before."""
+    m = PositionalEncoding(16, 8, 0.0)
+    assert (m.d_model, m.max_len, m.dropout.p) == (16, 8, 0.0)
+    with pytest.raises(TypeError):
+        PositionalEncoding(16, 8, 0.0, 100.0)  # base is keyword-only
+
+
+@pytest.mark.parametrize("batch_first", [True, False])
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+def test_offset_gives_the_rows_of_the_positions(batch_first: bool, layout: str) -> None:
+    m = PositionalEncoding(32, max_len=64, dropout=0.0, batch_first=batch_first, layout=layout)
+    table = sinusoidal_table(64, 32, layout=layout)
+    x = torch.randn(3, 5, 32) if batch_first else torch.randn(5, 3, 32)
+    rows = table[10:15][None] if batch_first else table[10:15][:, None]
+    assert torch.equal(m(x, offset=10), x + rows)
+    assert torch.equal(m(x, offset=0), m(x))
+    # the last rows of the table: offset + seq_len == max_len is allowed
+    assert torch.equal(m(x, offset=59), x + (table[59:][None] if batch_first else table[59:][:, None]))
+
+
+def test_incremental_decoding_matches_the_whole_sequence() -> None:
+    """Feeding the tokens one at a time with offset=t gives what the whole sequence gets at once."""
+    m = PositionalEncoding(16, max_len=32, dropout=0.0)
+    x = torch.randn(2, 12, 16)
+    whole = m(x)
+    steps = torch.cat([m(x[:, t : t + 1], offset=t) for t in range(12)], dim=1)
+    assert torch.equal(steps, whole)
+    # a prompt of 7 tokens, then 5 single steps
+    prompt = m(x[:, :7])
+    rest = [m(x[:, t : t + 1], offset=t) for t in range(7, 12)]
+    assert torch.equal(torch.cat([prompt, *rest], dim=1), whole)
+    # the mistake the offset prevents: every new token encoded as position 0
+    wrong = torch.cat([m(x[:, t : t + 1]) for t in range(12)], dim=1)
+    assert not torch.allclose(wrong, whole)
+
+
+def test_offset_is_keyword_only() -> None:
+    m = PositionalEncoding(16, max_len=8, dropout=0.0)
+    with pytest.raises(TypeError):
+        m(torch.zeros(1, 2, 16), 3)  # type: ignore[misc]
+
+
+def test_concat_layout_is_the_interleaved_table_with_columns_permuted() -> None:
+    inter = PositionalEncoding(16, max_len=20, dropout=0.0)
+    concat = PositionalEncoding(16, max_len=20, dropout=0.0, layout="concat")
+    perm = torch.cat((torch.arange(0, 16, 2), torch.arange(1, 16, 2)))  # sines, then cosines
+    assert torch.equal(concat.pe, inter.pe[:, perm])
+    assert torch.equal(concat.pe, sinusoidal_table(20, 16, layout="concat"))
+
+
+def test_base_changes_the_table() -> None:
+    m = PositionalEncoding(16, max_len=20, dropout=0.0, base=500000.0)
+    assert torch.equal(m.pe, sinusoidal_table(20, 16, base=500000.0))
+    assert "base=500000" in repr(m)
+
+
+@pytest.mark.parametrize(
+    ("offset", "error", "words"),
+    [
+        (-1, ValueError, ["offset", "-1"]),
+        (1.0, TypeError, ["offset", "1.0", "float"]),
+        (True, TypeError, ["offset", "True"]),
+        (torch.tensor(2), TypeError, ["offset", "Tensor"]),
+        (6, ValueError, ["offset 6", "sequence length 5", "11", "max_len=10"]),
+        (10, ValueError, ["offset 10", "max_len=10"]),
+    ],
+)
+def test_bad_offset(offset: object, error: type[Exception], words: list[str]) -> None:
+    m = PositionalEncoding(16, max_len=10)
+    with pytest.raises(error) as info:
+        m(torch.zeros(1, 5, 16), offset=offset)
+    for word in words:
+        assert word in str(info.value)
 
 
 def test_gradient_flows() -> None:
@@ -69,6 +147,9 @@ def test_gradient_flows() -> None:
         ({"d_model": 16, "dropout": True}, TypeError, ["dropout", "True"]),
         ({"d_model": 16, "dropout": "0.1"}, TypeError, ["dropout", "'0.1'"]),
         ({"d_model": 16, "batch_first": "yes"}, TypeError, ["batch_first", "'yes'"]),
+        ({"d_model": 16, "layout": "concatenated"}, ValueError, ["layout", "'concatenated'", "'concat'"]),
+        ({"d_model": 16, "layout": None}, ValueError, ["layout", "None"]),
+        ({"d_model": 16, "base": "1e4"}, TypeError, ["base", "'1e4'"]),
     ],
 )
 def test_bad_construction(kwargs: dict, error: type[Exception], words: list[str]) -> None:

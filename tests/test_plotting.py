@@ -32,6 +32,7 @@ from pe_docs.plotting import (
     plot_singular_values,
     plot_t5_buckets,
     plot_transform_matrices,
+    plot_variant_tables,
     plot_waveforms,
     plot_wavelengths,
 )
@@ -158,6 +159,9 @@ def test_new_figure_returns_a_bare_figure_and_axes() -> None:
         (plot_context_extension, {"d_head": 6.0}, TypeError, "d_head must be an integer"),
         (plot_context_extension, {"scale": 0.5}, ValueError, "scale must be >= 1.0, got 0.5"),
         (plot_context_extension, {"base": 0.5}, ValueError, "base must be > 1 for YaRN"),
+        (plot_variant_tables, {"max_len": 1}, ValueError, "max_len must be >= 2, got 1"),
+        (plot_variant_tables, {"d_model": 2}, ValueError, "d_model must be >= 4"),
+        (plot_variant_tables, {"d_model": 7}, ValueError, "d_model"),
     ],
 )
 def test_bad_arguments_name_the_argument(fn, kwargs, error, message) -> None:

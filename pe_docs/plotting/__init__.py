@@ -21,11 +21,14 @@ from pe_docs.plotting.geometry import (
     plot_principal_components,
     plot_similarity_matrix,
 )
+from pe_docs.plotting.intro import plot_clock_hands
+from pe_docs.plotting.layouts import plot_variant_tables
 from pe_docs.plotting.limitations import plot_position_scores, plot_singular_values
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
 from pe_docs.plotting.relative_schemes import plot_context_extension, plot_t5_buckets
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
+from pe_docs.plotting.uniqueness import plot_closest_returns
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
     plot_neighbour_similarity,
@@ -38,6 +41,8 @@ __all__ = [
     "THEMES",
     "plot_band_contributions",
     "plot_binary_vs_sinusoid",
+    "plot_clock_hands",
+    "plot_closest_returns",
     "plot_context_extension",
     "plot_dtype_error",
     "plot_encoding_curve",
@@ -54,6 +59,7 @@ __all__ = [
     "plot_singular_values",
     "plot_t5_buckets",
     "plot_transform_matrices",
+    "plot_variant_tables",
     "plot_waveforms",
     "plot_wavelengths",
 ]

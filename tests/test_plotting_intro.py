@@ -1,0 +1,45 @@
+"""pe_docs.plotting.intro: the start page's clock faces (their data are checked in test_figure_data.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pe_docs.plotting import plot_clock_hands
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_layout_and_labels(lang: str) -> None:
+    fig = plot_clock_hands((0, 3, 7, 20), d_model=6, ncols=3, lang=lang, theme="dark")
+    assert len(fig.axes) == 4  # a 2 x 3 grid with the two unused cells removed
+    assert [len(ax.get_lines()) for ax in fig.axes] == [1 + 2 * 3] * 4
+    title = "position 7" if lang == "en" else "位置 7"
+    assert fig.axes[2].get_title() == title
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[0] == "w = 1" and len(labels) == 3  # one entry per hand, from the first clock only
+
+
+def test_decimal_frequencies_are_labelled_as_fractions() -> None:
+    labels = [t.get_text() for t in plot_clock_hands((0,), d_model=8).legends[0].get_texts()]
+    assert labels == ["w = 1", "w = 1/10", "w = 1/100", "w = 1/1000"]
+    other = [t.get_text() for t in plot_clock_hands((0,), d_model=4, base=500.0).legends[0].get_texts()]
+    assert other == ["w = 1", "w = 0.0447"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"positions": ()}, ValueError, "positions must contain at least one position"),
+        ({"positions": (0, -1)}, ValueError, "positions[1] must be >= 0, got -1"),
+        ({"positions": (0, 1.5)}, TypeError, "positions[1] must be an integer"),
+        ({"positions": 3}, TypeError, "positions must be a sequence of integers"),
+        ({"d_model": 12}, ValueError, "d_model must be <= 10 (one hand per pair, 5 at most), got 12"),
+        ({"d_model": 7}, ValueError, "d_model must be even"),
+        ({"ncols": 0}, ValueError, "ncols must be >= 1, got 0"),
+        ({"base": -1.0}, ValueError, "base must be finite and > 0"),
+        ({"lang": "fr"}, ValueError, "lang must be one of"),
+    ],
+)
+def test_bad_arguments_name_the_argument(kwargs: dict, error: type[Exception], message: str) -> None:
+    with pytest.raises(error) as info:
+        plot_clock_hands(**kwargs)
+    assert message in str(info.value)
