@@ -1,4 +1,4 @@
-"""What the relative, relative-schemes and limitations pages say about RoPE, its context extensions, T5's buckets
+"""What the relative, relative-schemes, limitations and code pages say about RoPE, its context extensions, T5's buckets
 and ALiBi, against transformers and x-transformers themselves.
 
 The libraries compute in float32 (their frequencies, phases, cos and sin); ``pe_docs`` in float64. Where a
@@ -18,6 +18,7 @@ from pe_docs import (
     alibi_bias,
     alibi_slopes,
     dynamic_ntk_scale,
+    identify_table,
     inverse_frequencies,
     ntk_aware_frequencies,
     position_interpolation_frequencies,
@@ -144,6 +145,42 @@ def test_llama_rotary_embedding_module_end_to_end():
     assert error[..., :2, :].max() < 1e-6  # positions 0 and 1: float32 rounding only
 
 
+def test_gptj_rotate_every_two_is_the_interleaved_pairing():
+    """transformers/models/gptj/modeling_gptj.py: ``rotate_every_two`` and ``apply_rotary_pos_emb`` (sin and cos
+    repeated for neighbouring features) turn pairs ``(2i, 2i + 1)`` — ``rope_rotate``'s default pairing, Meta's (the
+    code page); ``create_sinusoidal_positions``, which ``GPTJRotaryEmbedding`` splits into sin and cos, is the paper's
+    table in ``[sin | cos]`` over ``rotary_dim`` features; ``GPTJAttention`` rotates only the first ``rotary_dim``."""
+    from transformers.models.gptj.modeling_gptj import apply_rotary_pos_emb, create_sinusoidal_positions
+
+    g = torch.Generator().manual_seed(11)
+    x = torch.randn(1, 6, 2, 64, dtype=torch.float64, generator=g)  # GPT-J's layout: (batch, seq, heads, head_dim)
+    pos = torch.tensor([0, 1, 17, 1000, 1500, 2047])
+    angles = pos.double()[:, None] * inverse_frequencies(64)[None, :]
+    theirs = apply_rotary_pos_emb(x, angles.sin()[None], angles.cos()[None])
+    ours = rope_rotate(x.transpose(1, 2), pos).transpose(1, 2)
+    torch.testing.assert_close(theirs, ours, rtol=0, atol=1e-11)
+    table = create_sinusoidal_positions(2048, 64)
+    match = identify_table(table)
+    assert (match.name, match.layout, match.spacing) == ("concat", "concat", "paper")
+
+
+def test_gpt_neox_rotate_half_on_the_leading_rotary_features():
+    """transformers/models/gpt_neox/modeling_gpt_neox.py: ``rotate_half`` and ``apply_rotary_pos_emb``: the first
+    ``rotary_dim`` features of each head (``partial_rotary_factor`` of them) turn in the halves pairing, the rest pass
+    through unchanged (the code page)."""
+    from transformers.models.gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb
+
+    g = torch.Generator().manual_seed(13)
+    q = torch.randn(1, 2, 6, 64, dtype=torch.float64, generator=g)
+    pos = torch.tensor([0, 1, 17, 1000, 1500, 2047])
+    freqs = pos.double()[:, None] * inverse_frequencies(16)[None, :]  # rotary_dim 16 = 0.25 · 64
+    emb = torch.cat((freqs, freqs), dim=-1)[None]
+    theirs, _ = apply_rotary_pos_emb(q, q, emb.cos(), emb.sin())
+    ours = torch.cat((rope_rotate(q[..., :16], pos, pairing="half"), q[..., 16:]), dim=-1)
+    torch.testing.assert_close(theirs, ours, rtol=0, atol=1e-11)
+    assert torch.equal(theirs[..., 16:], q[..., 16:])
+
+
 # ---------------------------------------------------------------------------------- ROPE_INIT_FUNCTIONS
 
 CASES = [(128, 10000.0), (64, 10000.0), (128, 500000.0), (96, 10000.0), (16, 10000.0)]
@@ -236,6 +273,15 @@ def test_t5_relative_position_bucket(bidirectional, num_buckets, max_distance):
     theirs = T5Attention._relative_position_bucket(offsets, bidirectional, num_buckets, max_distance)
     ours = t5_relative_bucket(offsets, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance)
     assert torch.equal(ours, theirs)
+
+
+def test_t5_config_defaults():
+    """transformers/models/t5/configuration_t5.py: ``relative_attention_num_buckets=32``,
+    ``relative_attention_max_distance=128`` (the code page quotes both)."""
+    from transformers import T5Config
+
+    config = T5Config()
+    assert (config.relative_attention_num_buckets, config.relative_attention_max_distance) == (32, 128)
 
 
 @pytest.mark.parametrize("decoder", [False, True])
