@@ -7,7 +7,7 @@
 #   make site    strict build into site/ for the public address in mkdocs.yml;
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make site, then commit site/ to the gh-pages branch (ghp-import); `make deploy PUSH=1` pushes it
-.PHONY: setup site serve test check lint format chapter deploy bench bench-tests parity clean
+.PHONY: setup site serve test test-upstream check lint format chapter deploy bench bench-tests parity clean
 
 PY := .venv/bin/python
 
@@ -33,6 +33,12 @@ test: setup
 # One page's tests (site_tools/check.py): make check PAGE=formula
 check: setup
 	$(PY) -m site_tools.check "$(PAGE)"
+
+# The upstream tier: tests/upstream/ against the libraries the pages describe, from PyPI, pinned in
+# requirements-upstream.txt and installed into their own .venv-upstream/ (`make test` never sees them);
+# `make test-upstream LATEST=1` takes their newest releases instead (.venv-upstream-latest/, the weekly workflow).
+test-upstream:
+	bash scripts/test-upstream.sh $(if $(LATEST),--latest,)
 
 # The pre-commit hooks (.pre-commit-config.yaml) over every file: ruff check, ruff format --check, codespell.
 lint: setup

@@ -7,7 +7,8 @@
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
   in ``overrides/main.html``.
 - ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces),
-  and keep numbers written with a thousands space (60 611) on one line.
+  and keep numbers written with a thousands space (60 611) on one line; end the page with its versions
+  (``site_tools.versions``: the torch a chapter's blocks ran with, the library versions in ``checked_against``).
 - ``on_config`` also gives each ``extra.alternate`` its absolute address (head links, 404 page).
 - ``on_post_page``: notebook pages link mkdocs-jupyter's JupyterLab stylesheet as a cached file instead of
   inlining it; ``on_post_build``: drop the source maps Material ships, add ``.nojekyll`` (``site_tools.publish``).
@@ -26,7 +27,7 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import assets, cjk, figures, notebooks, publish  # noqa: E402
+from site_tools import assets, cjk, figures, notebooks, publish, versions  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -63,7 +64,10 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return cjk.keep_numbers_whole(cjk.join_wide_lines(html))
+    html = cjk.keep_numbers_whole(cjk.join_wide_lines(html))
+    # the torch a chapter's blocks ran with (a chapter has a notebook), and the versions its claims are checked against
+    chapter = getattr(page, "notebook_url", None) is not None
+    return versions.add_version_line(html, page.meta, chapter=chapter, lang=config.theme["language"])
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:

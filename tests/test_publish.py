@@ -173,9 +173,9 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
 # --- the CI workflow -----------------------------------------------------------------------------------------------
 
 
-def _workflow() -> dict:
-    (path,) = (ROOT / ".github" / "workflows").glob("*.yml")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+def _workflow(name: str = "site.yml") -> dict:
+    assert {p.name for p in (ROOT / ".github" / "workflows").glob("*.yml")} == {"site.yml", "upstream.yml"}
+    data = yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8"))
     data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
     return data
 
@@ -215,6 +215,51 @@ def test_workflow_deploys_main_to_github_pages_with_make_site() -> None:
     assert {"pages": "write", "id-token": "write"}.items() <= deploy["permissions"].items()
     _uses(deploy, "actions/deploy-pages")
     assert all("run" not in s for s in deploy["steps"])
+
+
+def test_upstream_tier_runs_after_make_test_and_weekly_against_the_newest_releases() -> None:
+    """.ci/run runs the pinned tier after `make test`; upstream.yml runs it every week with the newest releases,
+    torch from PyTorch's CPU wheels as in site.yml; the README says how to run it."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.split("#")[0].strip() for line in ci.splitlines() if line.strip().startswith("make ")]
+    assert commands[-2:] == ["make test", "make test-upstream"]
+    wf = _workflow("upstream.yml")
+    assert set(wf["on"]) == {"schedule", "workflow_dispatch"}  # not on push: the pinned tier runs there
+    (schedule,) = wf["on"]["schedule"]
+    _minute, _hour, day, month, weekday = schedule["cron"].split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()  # once a week
+    assert wf["permissions"] == {"contents": "read"}
+    assert wf["env"]["PIP_EXTRA_INDEX_URL"] == _workflow()["env"]["PIP_EXTRA_INDEX_URL"]
+    assert wf["env"]["PIP_EXTRA_INDEX_URL"] == "https://download.pytorch.org/whl/cpu"
+    (job,) = wf["jobs"].values()
+    assert job["container"] == _workflow()["jobs"]["test"]["container"] and job["timeout-minutes"] <= 30
+    _uses(job, "actions/checkout")
+    assert [s["run"] for s in job["steps"] if "run" in s] == ["make test-upstream LATEST=1"]
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "test-upstream:\n\tbash scripts/test-upstream.sh $(if $(LATEST),--latest,)\n" in make
+    script = ROOT / "scripts" / "test-upstream.sh"
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    text = script.read_text(encoding="utf-8")
+    assert "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1" in text and "--no-deps -r requirements-upstream.txt" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make test-upstream" in readme and "make test-upstream LATEST=1" in readme
+
+
+def test_upstream_pins_are_exact_and_torch_is_the_sites() -> None:
+    """requirements-upstream.txt pins every package exactly (read_pins refuses anything else), torch at the same
+    version as requirements.txt (the CPU wheel; a looser spec pulls a CUDA build)."""
+    from site_tools.versions import read_pins
+
+    pins = read_pins()
+    site = dict(
+        line.split("==", 1) for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+        if "==" in line and not line.startswith("#")
+    )  # fmt: skip
+    assert pins["torch"].version == site["torch"] == "2.13.0"
+    tier = {name for name, pin in pins.items() if pin.tier}
+    assert {"torch", "transformers", "diffusers", "openai-whisper", "keras-hub", "x-transformers", "pytest"} <= tier
+    assert pins["keras-hub"].no_deps and pins["keras-hub"].without == ("tensorflow-text",)
+    assert pins["openai-whisper"].no_deps and pins["openai-whisper"].without == ("triton",)
 
 
 # --- pins and API pages -------------------------------------------------------------------------------------------

@@ -551,8 +551,8 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
     Args:
         table: Shape ``(L, d)``, ``(1, L, d)`` or ``(L, 1, d)`` with ``L >= 4`` and ``d >= 4`` even: a torch
             tensor of any real floating dtype on any device, or a NumPy array (float16, float32, float64, or
-            ``ml_dtypes``' bfloat16) or anything ``numpy.asarray`` turns into one — a JAX or TensorFlow array,
-            nested lists —, read exactly and answered as the same tensor would be. NaN or infinite entries give
+            ``ml_dtypes``' bfloat16) or anything ``numpy.asarray`` turns into one (a JAX or TensorFlow array,
+            nested lists), read exactly and answered as the same tensor would be. NaN or infinite entries give
             ``"unknown"`` except as described above.
         base: The frequency base the candidates are built with; finite and > 0.
         atol: A fixed tolerance for steps 1 and 2 instead of the default, a finite number > 0 (Python or NumPy

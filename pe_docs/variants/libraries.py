@@ -431,14 +431,15 @@ def _numpy_sin_cos(n_pos: int, dim: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def hf_marian_weights(n_pos: int, dim: int) -> torch.Tensor:
-    """Hugging Face's ``MarianSinusoidalPositionalEmbedding`` weights (``_init_weight``).
+    """Hugging Face's ``MarianSinusoidalPositionalEmbedding`` weights (``create_weight``; ``_init_weight`` before
+    transformers 5).
 
     Source: ``huggingface/transformers``, ``src/transformers/models/marian/modeling_marian.py``. A port: it
     takes XLM's float64 NumPy formula ``pos / 10000^(2·(j // 2)/dim)`` (the paper's spacing) and puts the
     ``sin`` of the even columns first and the ``cos`` of the odd ones after them (``[sin | cos]``), cast to
     float32. Marian's own C++ code uses tensor2tensor's spacing ``d/2 − 1`` instead
     (``marian_cpp_embeddings``): the two tables are different. An odd ``dim`` works: ``⌈dim/2⌉`` sines, then
-    ``⌊dim/2⌋`` cosines. Positions ``past_key_values_length …`` index the rows.
+    ``⌊dim/2⌋`` cosines. Row ``r`` is position ``r``; ``forward`` reads the rows from the length of the cache on.
 
     Args:
         n_pos: Number of rows; an integer >= 1.

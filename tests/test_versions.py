@@ -1,0 +1,125 @@
+"""Versions on the pages (site_tools/versions.py): read at build time, never typed.
+
+The upstream tier checks that the installed versions are these pins (tests/upstream/test_pins.py); here: the pins
+are read exactly, each page that cites a tier library lists it, both languages list the same, and the build writes
+the line.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from site_tools import versions
+from site_tools.notebooks import chapters, split_front_matter
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# how the pages cite each tier library's source, and its name on PyPI
+CITED = {
+    "huggingface/transformers": "transformers",
+    "huggingface/diffusers": "diffusers",
+    "openai/whisper": "openai-whisper",
+    "keras-team/keras-hub": "keras-hub",
+    "lucidrains/x-transformers": "x-transformers",
+}
+
+
+def _pins(tmp_path: Path, text: str) -> dict[str, versions.Pin]:
+    path = tmp_path / "requirements-upstream.txt"
+    path.write_text(text, encoding="utf-8")
+    return versions.read_pins(path)
+
+
+def test_pins_are_read_exactly(tmp_path: Path) -> None:
+    pins = _pins(
+        tmp_path,
+        "# comment\n\ntorch==2.13.0  # tier: the CPU wheel\n"
+        "keras-hub==0.32.0  # tier, --no-deps, without: tensorflow-text (TensorFlow)\nPyYAML==6.0.4\n"
+        "typing_extensions==4.16.0\n",
+    )
+    assert list(pins) == ["torch", "keras-hub", "pyyaml", "typing-extensions"]
+    assert pins["torch"] == versions.Pin("torch", "2.13.0", True, False, ())
+    assert pins["keras-hub"] == versions.Pin("keras-hub", "0.32.0", True, True, ("tensorflow-text",))
+    assert pins["pyyaml"] == versions.Pin("pyyaml", "6.0.4", False, False, ())
+    for bad in ("torch>=2.13\n", "torch\n", "torch==2.13.0\ntorch==2.13.0\n", "-r other.txt\n"):
+        with pytest.raises(ValueError, match=r"requirements-upstream.txt:\d"):
+            _pins(tmp_path, bad)
+
+
+def test_the_real_pins() -> None:
+    pins = versions.read_pins()
+    assert pins["torch"].version == "2.13.0" and pins["transformers"].tier
+    assert all(re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", pin.version) for pin in pins.values())
+
+
+def test_version_line_in_both_languages(tmp_path: Path) -> None:
+    pins = _pins(tmp_path, "transformers==5.23.0  # tier\ndiffusers==0.42.1  # tier\nregex==2026.11.19\n")
+    torch = metadata.version("torch")
+    meta = {"checked_against": ["transformers", "diffusers"]}
+    en = versions.version_line(meta, chapter=True, lang="en", pins=pins)
+    assert en == (
+        f'<p class="pe-versions"><small>Code blocks on this page ran with torch <code>{torch}</code>. '
+        "Checked against transformers <code>5.23.0</code>, diffusers <code>0.42.1</code>.</small></p>"
+    )
+    zh = versions.version_line(meta, chapter=True, lang="zh", pins=pins)
+    assert zh == (
+        f'<p class="pe-versions"><small>本页代码块在 torch <code>{torch}</code> 上运行。'
+        "已对照 transformers <code>5.23.0</code>、diffusers <code>0.42.1</code> 验证。</small></p>"
+    )
+    assert versions.version_line({}, chapter=True, lang="en", pins=pins).count("torch") == 1
+    assert "torch" not in versions.version_line(meta, chapter=False, lang="en", pins=pins)
+    assert versions.version_line({}, chapter=False, lang="zh", pins=pins) == ""
+    assert versions.add_version_line("<h1>x</h1>", {}, chapter=False, lang="en") == "<h1>x</h1>"
+    with pytest.raises(ValueError, match=r"names \['regex'\], which the upstream tier does not pin; it pins"):
+        versions.version_line({"checked_against": ["regex"]}, chapter=False, lang="en", pins=pins)
+    with pytest.raises(ValueError, match=r"checked_against must be a list of package names, got 'transformers'"):
+        versions.version_line({"checked_against": "transformers"}, chapter=False, lang="en", pins=pins)
+    with pytest.raises(ValueError, match=r"lang must be one of \['en', 'zh'\], got 'fr'"):
+        versions.version_line({}, chapter=False, lang="fr", pins=pins)
+
+
+def _front_matter(lang: str, name: str) -> dict:
+    return split_front_matter((ROOT / "docs" / lang / name).read_text(encoding="utf-8"))[0]
+
+
+def test_pages_that_cite_a_tier_library_list_it_in_both_languages() -> None:
+    """A page that cites a tier library's source names it in ``checked_against`` (so its foot gives the version the
+    tier checks it against); both languages list the same libraries; every name is a tier package."""
+    tier = {name for name, pin in versions.read_pins().items() if pin.tier}
+    listing = {}
+    for path in sorted((ROOT / "docs" / "en").glob("*.md")):
+        en, zh = _front_matter("en", path.name), _front_matter("zh", path.name)
+        assert en.get("checked_against") == zh.get("checked_against"), path.name
+        names = en.get("checked_against", [])
+        assert set(names) <= tier, (path.name, names)
+        text = path.read_text(encoding="utf-8")
+        cited = {package for repo, package in CITED.items() if repo in text}
+        assert cited <= set(names), f"{path.name} cites {sorted(cited - set(names))}: add them to checked_against"
+        if names:
+            listing[path.name] = names
+    assert listing["variants.md"] == ["transformers", "diffusers", "openai-whisper", "keras-hub"]
+    assert {"relative.md", "relative-schemes.md", "limitations.md"} <= set(listing)
+
+
+@pytest.mark.site
+def test_built_pages_carry_their_versions(site_dir: Path) -> None:
+    """The build writes the versions line: every chapter names the torch installed, the pages with
+    ``checked_against`` the pinned versions, in each language's words."""
+    torch = metadata.version("torch")
+    pins = versions.read_pins()
+    for lang, prefix, torch_text in (("en", "", "ran with torch"), ("zh", "zh/", "本页代码块在 torch")):
+        for name in chapters(lang):
+            page = site_dir / prefix / name.removesuffix(".md") / "index.html"
+            html = page.read_text(encoding="utf-8")
+            (line,) = re.findall(r'<p class="pe-versions">.*?</p>', html)
+            assert torch_text in line and f"<code>{torch}</code>" in line, page
+            for package in _front_matter(lang, name).get("checked_against", []):
+                assert f"{package} <code>{pins[package].version}</code>" in line, (page, package)
+        index = (site_dir / prefix / "index.html").read_text(encoding="utf-8")
+        assert 'class="pe-versions"' not in index  # the home page runs no blocks and states no library's behaviour
+    variants = (site_dir / "zh" / "variants" / "index.html").read_text(encoding="utf-8")
+    assert f"已对照 transformers <code>{pins['transformers'].version}</code>、diffusers" in variants
