@@ -1,9 +1,12 @@
 """pe_docs.rope_scaling against the reference code, re-typed from the sources read.
 
-* huggingface/transformers ``src/transformers/modeling_rope_utils.py`` (commit ef46806):
+* huggingface/transformers ``src/transformers/modeling_rope_utils.py`` (commit ef46806, a 4.x version):
   ``_compute_default_rope_parameters``, ``_compute_linear_scaling_rope_parameters``,
   ``_compute_dynamic_ntk_parameters``, ``_compute_yarn_parameters`` (``config.max_position_embeddings`` is
-  the trained length there).
+  the trained length there). In transformers 5 the default moved into each model's file
+  (``LlamaRotaryEmbedding.compute_default_rope_parameters``) and YaRN reads the trained length from
+  ``rope_parameters["original_max_position_embeddings"]``; tests/upstream/ checks pe_docs against the installed
+  release itself.
 * jquesnelle/yarn ``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``, ``LlamaNTKScaledRotaryEmbedding.py``,
   ``LlamaLinearScaledRotaryEmbedding.py`` (commit 995db5b).
 
