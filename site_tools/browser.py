@@ -8,6 +8,7 @@ Playwright drives Debian's Chromium (``/usr/bin/chromium``); Playwright's own br
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
 import functools
@@ -103,16 +104,38 @@ def serve_site(root: Path = SITE_DIR, prefix: str = "/", port: int = 0) -> Itera
             httpd.shutdown()
 
 
-@contextlib.contextmanager
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
+_SHARED: list[Any] = []  # [playwright, browser] once started
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+
+def _stop_shared() -> None:
+    if _SHARED:
+        playwright, chromium = _SHARED
+        _SHARED.clear()
+        with contextlib.suppress(Exception):  # the driver may already be gone at interpreter exit
+            chromium.close()
+            playwright.stop()
+
+
+def shared_browser() -> Any:
+    """The process's headless Chromium, started on first use and closed when the process exits.
+
+    Playwright's sync API runs one driver per thread (a second ``sync_playwright()`` in the same thread fails), and
+    starting Chromium takes a second: every caller in a process (a pytest-xdist worker runs all its browser tests in
+    one) shares this browser and opens its own contexts in it.
+    """
+    if not _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        _SHARED.extend([playwright, playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)])
+        atexit.register(_stop_shared)
+    return _SHARED[1]
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[Any]:
+    """The process's shared headless Chromium (:func:`shared_browser`), as a context manager; it stays open."""
+    yield shared_browser()
 
 
 PHONE = {"width": 390, "height": 844}  # a common phone's CSS viewport (iPhone 12-15)
@@ -191,6 +214,15 @@ class FirstView:
     def weight(self) -> int:
         return sum(size for _, size in self.downloads())
 
+    def wait_until_rendered(self) -> None:
+        """Wait until the page's scripts have run: the document is complete, the explorer (if any) has drawn, and
+        two frames have been rendered since (ResizeObserver callbacks, such as scrollers.js's, have run)."""
+        self.page.wait_for_function(
+            """() => document.readyState === 'complete'
+                     && [...document.querySelectorAll('.pe-explorer')].every(e => e.dataset.state)"""
+        )
+        self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
     def first_contentful_paint(self) -> float | None:
         """Milliseconds from navigation to the first contentful paint, as the page's Performance API has it."""
         return self.page.evaluate(
@@ -200,15 +232,22 @@ class FirstView:
     def axe(self, tags: tuple[str, ...] = AXE_TAGS) -> list[dict[str, Any]]:
         """axe-core's violations of the rules tagged ``tags`` on the page as it is now."""
         if not self.page.evaluate("() => typeof window.axe === 'object'"):
-            self.page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))  # inline: no request
+            self.page.add_script_tag(content=_axe_source())  # inline: no request
         return self.page.evaluate(
-            """async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags},
+            """async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags}, iframes: false,
                                                       resultTypes: ['violations']})).violations
                .map(v => ({id: v.id, impact: v.impact, help: v.help,
                            nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 200),
                                                      summary: n.failureSummary}))}))""",
             list(tags),
         )
+
+
+@functools.cache
+def _axe_source() -> str:
+    if not AXE_JS.is_file():
+        raise FileNotFoundError(f"axe-core not found at {AXE_JS}; run `make setup` (it runs `npm ci`)")
+    return AXE_JS.read_text(encoding="utf-8")
 
 
 @contextlib.contextmanager
@@ -220,12 +259,15 @@ def first_view(
     scheme: str = "light",
     viewport: dict[str, int] | None = None,
     throttle: dict[str, Any] | None = None,
+    settle: bool = True,
+    **context: Any,
 ) -> Iterator[FirstView]:
     """Open ``url`` in a new context of ``chromium`` (``scheme``: the reader's preferred colour scheme; ``viewport``
-    defaults to :data:`PHONE`) and wait until the network is idle after the load event; yield the recorded view,
-    close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`: network conditions to emulate), wait
-    only for the first contentful paint."""
-    ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme)
+    defaults to :data:`PHONE`; ``context``: more options of the browser context) and wait for the load event and,
+    with ``settle``, until the network is idle (else call :meth:`FirstView.wait_until_idle` before counting the
+    downloads); yield the recorded view, close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`:
+    network conditions to emulate), wait only for the first contentful paint."""
+    ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **context)
     try:
         page = ctx.new_page()
         view = FirstView(url=url, page=page, site=site)
@@ -245,7 +287,8 @@ def first_view(
             )
         else:
             page.goto(url, wait_until="load")
-            view.wait_until_idle()
+            if settle:
+                view.wait_until_idle()
         yield view
     finally:
         ctx.close()

@@ -5,11 +5,13 @@ stylesheet and fonts; no script typesets anything in their browser, so math show
 
 The formulas are found the way KaTeX's auto-render extension found them in the browser when the site shipped it,
 so the output is the same: in the text of ``<body>`` outside ``script noscript style textarea pre code option``
-elements and outside elements of the classes ``highlight md-search md-header md-nav``, between the delimiters
+elements and outside elements of the classes ``highlight md-search md-header``, between the delimiters
 ``$$ … $$`` and ``\\[ … \\]`` (display) and ``\\( … \\)`` and ``$ … $`` (inline). Markdown pages carry
 arithmatex's ``\\( \\)`` and ``\\[ \\]``; notebook cells carry ``$`` and ``$$``. :func:`split_at_delimiters` is
 auto-render's ``splitAtDelimiters`` (katex ``contrib/auto-render/splitAtDelimiters.ts``), and each formula
-becomes ``<span>`` + KaTeX's markup + ``</span>``, as auto-render's ``katex.render(math, span)`` made it.
+becomes ``<span>`` + KaTeX's markup + ``</span>``, as auto-render's ``katex.render(math, span)`` made it. One
+difference: the browser set-up also skipped ``md-nav``, so a heading with math showed raw TeX in the navigation and
+the table of contents; here that math is typeset too.
 
 One node process per build (:class:`Katex`, ``site_tools/katex_render.js``) receives each page's formulas in one
 message. A formula KaTeX cannot parse raises :class:`MathError` naming the page; KaTeX's strict-mode warnings
@@ -43,12 +45,14 @@ DELIMITERS: tuple[tuple[str, str, bool], ...] = (
     ("$", "$", False),
 )
 IGNORED_TAGS = frozenset({"script", "noscript", "style", "textarea", "pre", "code", "option"})
-IGNORED_CLASSES = ("highlight", "md-search", "md-header", "md-nav")
+IGNORED_CLASSES = ("highlight", "md-search", "md-header")
 # Elements without an end tag (they never hold text).
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 )
 _AMS = re.compile(r"^\\begin\{")
+# An arithmatex element still holding its TeX (nothing inside but text) after rendering.
+_UNTYPESET = re.compile(r'<(span|div) class="arithmatex">([^<]*)</\1>')
 # The name of a display formula's scrolling region, per page language.
 FORMULA_LABEL = {"en": "Formula", "zh": "公式"}
 
@@ -86,8 +90,8 @@ class Piece:
 def split_at_delimiters(text: str, delimiters: tuple[tuple[str, str, bool], ...] = DELIMITERS) -> list[Piece]:
     """Split ``text`` into text and formulas exactly as KaTeX auto-render's ``splitAtDelimiters`` does.
 
-    >>> [(p.text, p.math, p.display) for p in split_at_delimiters(r"a \\(x^2\\) and $$y$$ cost $5")]
-    [('a ', False, False), ('x^2', True, False), (' and ', False, False), ('y', True, True), (' cost $5', False, False)]
+    >>> [(p.text, p.math) for p in split_at_delimiters(r"a \\(x^2\\) and $$y$$, $5")]
+    [('a ', False), ('x^2', True), (' and ', False), ('y', True), (', ', False), ('$5', False)]
     """
     pieces: list[Piece] = []
     left_pattern = re.compile("|".join(re.escape(left) for left, _, _ in delimiters))
@@ -291,4 +295,9 @@ def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -
             out.append("<span>" + (_focusable(markup, label) if piece.display else markup) + "</span>")
         last = run.end
     out.append(page_html[last:])
-    return "".join(out), warnings
+    rendered = "".join(out)
+    for m in _UNTYPESET.finditer(rendered):  # arithmatex marked it as math, auto-render's rules found no formula
+        raise MathError(
+            f"{where}: the formula {html.unescape(m.group(2)).strip()!r} was not typeset (unbalanced braces?)"
+        )
+    return rendered, warnings
