@@ -1,33 +1,277 @@
-"""Chinese text in HTML: line breaks between two Chinese characters are removed at build time.
+"""Chinese text in HTML: how a source line break renders next to Chinese, and the stray spaces a reader sees.
 
-Markdown sources wrap long paragraphs over several lines. Between two Latin words the line break is a space,
-as intended; between two Chinese characters (or Chinese punctuation) there should be nothing, but Chrome and
-Edge render the break as a space (CSS Text 3's segment-break rule for East Asian wide characters is not
-implemented there). ``join_wide_lines`` removes such breaks from the text of a page's HTML, leaving code
-(``<pre>``, ``<code>``), scripts, styles and math (arithmatex's ``\\( … \\)`` spans) untouched.
+Markdown sources wrap long paragraphs over several lines, and the browser renders every line break as a space:
+right between two Latin words, wrong in Chinese. CSS Text 3's segment-break rule would drop a break between two
+East Asian wide characters, but Chrome and Edge do not implement it, and it keeps the break next to the
+*ambiguous*-width punctuation Chinese uses (“ ” —— …). The house style (docs/en/contributing.md) is:
+
+- nothing between two Chinese characters, and nothing next to full-width punctuation (，。：；、！？（）《》…),
+  whatever is on its other side: Latin, a number, code or math;
+- nothing inside quotation marks (after “, before ”); on a Chinese page, nothing next to “ ”, —— or … at all;
+- one space between a Chinese character and a Latin word, a number, code or math.
+
+``join_wide_lines`` applies these rules to every line break in a page's HTML (the build's ``on_page_content``
+hook), ``join_wide_text`` to a notebook's Markdown; code, scripts, styles and math are left as they are, and
+inline tags (``<strong>``, ``<a>``) do not hide a break. ``stray_spaces`` measures what a reader would still
+see on a built Chinese page: every rendered space next to full-width punctuation or between two ideographs,
+whether it came from a line break or was typed.
+
+No maintained Python-Markdown extension does this: ``markdown-cjk-spacing`` (0.2.2, 2019) and markdown-it's
+``markdown-it-cjk-breaks`` only drop a break between two wide characters (the CSS rule above), and
+``mdit-py-cjk-friendly`` is a markdown-it-py plugin, not a Python-Markdown one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
 
-# Characters whose East Asian Width is Wide or Fullwidth: CJK ideographs, kana, Hangul, CJK punctuation
-# (，。、；：？！（）“” are fullwidth or wide), fullwidth forms.
-_WIDE_RANGES = (
-    "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3"
-    "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-)
-_WIDE = f"[{_WIDE_RANGES}]"
-# A wide character (with any tags closing or opening after it), the line break, then (tags and) a wide
-# character: "位置\n编码", "位置</strong>\n编码", "位置\n<a href=…>编码". Only the break is removed.
-_TAGS = r"(?:</?[A-Za-z][^<>]*>)*"
-_BREAK = re.compile(rf"({_WIDE}{_TAGS})[ \t]*\n[ \t]*(?={_TAGS}{_WIDE})")
+# --- what kind of character sits on each side of a space ------------------------------------------------------
+
+IDEOGRAPH = "ideograph"  # a wide letter or number: 汉字, kana, Hangul, fullwidth Ａ１
+PUNCT = "punct"  # full-width punctuation: ，。：；、！？（）《》【】, and the doubled —— ……
+OPEN = "open"  # “ ‘
+CLOSE = "close"  # ” ’
+DASH = "dash"  # a single — or … (ambiguous width: English uses them too)
+OBJECT = "object"  # code or math
+LATIN = "latin"  # anything else that is visible: Latin letters, digits, ASCII punctuation
+
+#: Stands for code or math (a ``<code>`` element, an arithmatex span, a Markdown code span) while text is joined.
+OBJ = "\x00"
+
+
+def char_kind(before: str, char: str, after: str = "") -> str:
+    """The kind of ``char`` (one of the constants above); ``before``/``after`` are the characters next to it,
+    which tell a Chinese double dash (——) or ellipsis (……) from a single one."""
+    if char == OBJ:
+        return OBJECT
+    if char in "“‘":
+        return OPEN
+    if char in "”’":
+        return CLOSE
+    if char in "—…":
+        return PUNCT if char in (before[-1:], after[:1]) else DASH
+    if unicodedata.east_asian_width(char) in ("W", "F"):  # East Asian Wide or Fullwidth
+        return IDEOGRAPH if unicodedata.category(char)[0] in "LN" else PUNCT
+    return LATIN
+
+
+def _break_becomes(left: str, right: str, chinese: bool) -> str | None:
+    """``""`` if a line break between a ``left`` and a ``right`` kind of character must render as nothing,
+    ``None`` if it stays (a break renders as the one space wanted between Latin words, or between Chinese
+    and a Latin word, a number, code or math)."""
+    kinds = {left, right}
+    if kinds <= {IDEOGRAPH, PUNCT} or PUNCT in kinds:
+        return ""
+    if left == OPEN or right == CLOSE:
+        return ""
+    if kinds & {OPEN, CLOSE, DASH} and (chinese or IDEOGRAPH in kinds):
+        return ""
+    return None  # Latin, numbers, code, math next to Chinese or each other: the break is the one space wanted
+
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def chinese_page(text: str) -> bool:
+    """Whether a page's text (tags, code and math removed) is a Chinese page: at least one Han character for
+    every five Latin letters. Built here, English pages have under one in twenty (the glossary's 中文 column,
+    the sources' Chinese titles); Chinese chapters over one in three; the Chinese API pages, whose docstrings
+    are English, about one in thirty."""
+    han = len(_HAN.findall(text))
+    return han > 0 and 5 * han >= len(_LETTER.findall(text))
+
+
+def is_chinese(block: str, page: bool) -> bool:
+    """Whether a block of text (a paragraph, list item, cell, heading) is Chinese: it has Han characters, and
+    it is on a Chinese ``page`` or has more of them than Latin letters. A Chinese paragraph full of English
+    quotations is Chinese; an English sentence quoting a Chinese title (“03 位置编码几何学”) is English."""
+    han = len(_HAN.findall(block))
+    return han > 0 and (page or han > len(_LETTER.findall(block)))
+
+
+# --- joining line breaks --------------------------------------------------------------------------------------
+
 # Segments left as they are: code, preformatted text, scripts, styles, and math spans/blocks.
 _PROTECTED = re.compile(
     r"<(pre|code|script|style|textarea)\b.*?</\1>|<(span|div)\b[^>]*class=\"[^\"]*arithmatex[^\"]*\"[^>]*>.*?</\2>",
     re.S | re.I,
 )
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+# Tags (and comments) are transparent to a break: "位置\n<strong>编码</strong>" joins. In Markdown, so are the
+# emphasis markers and the brackets and targets of links.
+_HTML_MARKUP = r"<!--.*?-->|<[^<>]*>"
+_MD_IMAGE = r"!\[[^\]]*\]\((?:[^()\s]|\([^()\s]*\))*\)"  # an image is not text: an object, like code
+_MD_MARKUP = _HTML_MARKUP + r"|\*{1,3}|~~|!?\[|\]\((?:[^()\s]|\([^()\s]*\))*\)|\]"
+_TOKEN = {
+    False: re.compile(rf"(?P<obj>\x00\d+\x00)|(?P<mark>{_HTML_MARKUP})", re.S),
+    True: re.compile(rf"(?P<obj>\x00\d+\x00|{_MD_IMAGE})|(?P<mark>{_MD_MARKUP})", re.S),
+}
+_OBJECT_TAGS = re.compile(r"<(img|svg|input|iframe|video|audio|canvas|math)\b", re.I)
+_RUN = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
+# A Markdown line that starts a block of its own (a break before it is structure, not a wrapped line).
+_MD_BLOCK_START = re.compile(r"[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|>|#|\||```|~~~|\$\$|!!!|\?\?\?|===|<|\x00|!\[)")
+_MD_BLOCK_LINE = re.compile(
+    r"[ \t]*(?:#|\||```|~~~|\$\$|!!!|\?\?\?|===|<|!\[)|.*(?:\x00|!\[[^\]]*\]\([^)]*\)|[ \t]{2})$"
+)
+# HTML tags that start or end a block: a break next to one is between blocks, not inside a block's text.
+_BLOCK_TAG = re.compile(
+    r"</?(?:p|li|td|th|h[1-6]|dt|dd|div|ul|ol|dl|table|thead|tbody|tr|blockquote|details|summary|figure|"
+    r"figcaption|section|article|pre|br|hr)\b",
+    re.I,
+)
+
+
+@dataclass
+class _Token:
+    kind: str  # "text", "mark" (an inline tag: transparent), "block" (a block tag), "obj" (code or math)
+    text: str
+
+
+def _tokens(text: str, markdown: bool) -> list[_Token]:
+    out, last = [], 0
+    for m in _TOKEN[markdown].finditer(text):
+        out.append(_Token("text", text[last : m.start()]))
+        kind = "obj" if m.group("obj") or _OBJECT_TAGS.match(m.group(0)) else "mark"
+        out.append(_Token("block" if kind == "mark" and _BLOCK_TAG.match(m.group(0)) else kind, m.group(0)))
+        last = m.end()
+    out.append(_Token("text", text[last:]))
+    return out
+
+
+def _neighbour(tokens: list[_Token], k: int, pos: int, step: int) -> str | None:
+    """The kind of the first visible character from ``tokens[k].text[pos]`` on, going ``step`` (-1 left,
+    +1 right) across markup and whitespace; ``None`` at the start or end of the text."""
+    text = tokens[k].text[:pos] if step < 0 else tokens[k].text[pos:]
+    while True:
+        stripped = text.rstrip() if step < 0 else text.lstrip()
+        if stripped:
+            if step < 0:
+                return char_kind(stripped[-2:-1], stripped[-1], "")
+            return char_kind("", stripped[0], stripped[1:2])
+        k += step
+        if not 0 <= k < len(tokens) or tokens[k].kind == "block":
+            return None  # a break next to a block's start or end is not inside its text
+        if tokens[k].kind == "obj":
+            return OBJECT
+        text = tokens[k].text if tokens[k].kind == "text" else ""
+
+
+def _blocks_chinese(tokens: list[_Token], page: bool) -> list[bool]:
+    """For each token, whether the HTML block it belongs to (between two block tags) is Chinese."""
+    ids, texts = [], [[]]
+    for tok in tokens:
+        if tok.kind == "block":
+            texts.append([])
+        elif tok.kind == "text":
+            texts[-1].append(tok.text)
+        ids.append(len(texts) - 1)
+    chinese = [is_chinese(" ".join(t), page) for t in texts]
+    return [chinese[i] for i in ids]
+
+
+def _text_only(text: str) -> str:
+    return _PLACEHOLDER.sub(" ", re.sub(_HTML_MARKUP, " ", text, flags=re.S))
+
+
+def _join(text: str, markdown: bool, lang: str | None, report: list[str] | None = None) -> str:
+    """Rewrite every line break in ``text`` (placeholders stand for code and math) by the house rules: in
+    HTML, block by block (between block tags); in Markdown, paragraph by paragraph (between blank lines)."""
+    page = lang == "zh" if lang else chinese_page(_text_only(text))
+    if markdown:
+        parts = re.split(r"(\n[ \t]*\n)", text)
+        return "".join(part if n % 2 else _join_block(part, True, page, report) for n, part in enumerate(parts))
+    return _join_block(text, False, page, report)
+
+
+def _join_block(text: str, markdown: bool, page: bool, report: list[str] | None) -> str:
+    tokens = _tokens(text, markdown)
+    chinese = [is_chinese(_text_only(text), page)] * len(tokens) if markdown else _blocks_chinese(tokens, page)
+    for k, tok in enumerate(tokens):
+        if tok.kind != "text" or "\n" not in tok.text:
+            continue
+
+        def fix(m: re.Match[str], k: int = k) -> str:
+            run = m.group(0)
+            if markdown and not _md_soft_break(tokens, k, m):
+                return run
+            left = _neighbour(tokens, k, m.start(), -1)
+            right = _neighbour(tokens, k, m.end(), +1)
+            if left is None or right is None:
+                return run
+            new = _break_becomes(left, right, chinese[k])
+            if new is None or new == run:
+                return run
+            if report is not None:
+                whole = tokens[k].text
+                report.append(whole[max(0, m.start() - 8) : m.start()] + "⏎" + whole[m.end() : m.end() + 8])
+            return new
+
+        tok.text = _RUN.sub(fix, tok.text)
+    return "".join(t.text for t in tokens)
+
+
+def _md_soft_break(tokens: list[_Token], k: int, m: re.Match[str]) -> bool:
+    """Whether a line break in Markdown is inside a paragraph: one newline, the line before it neither a
+    heading, a table row, a fence nor a hard break, the line after it not the start of a block."""
+    if m.group(0).count("\n") != 1:
+        return False
+    before = "".join(t.text for t in tokens[:k]) + tokens[k].text[: m.start()]
+    after = tokens[k].text[m.end() :] + "".join(t.text for t in tokens[k + 1 :])
+    line_before = before.rsplit("\n", 1)[-1] + m.group(0).split("\n", 1)[0]
+    line_after = m.group(0).rsplit("\n", 1)[-1] + after.split("\n", 1)[0]
+    return not (_MD_BLOCK_LINE.match(line_before) or _MD_BLOCK_START.match(line_after))
+
+
+def _protect(html: str) -> tuple[str, list[str]]:
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"{OBJ}{len(kept) - 1}{OBJ}"
+
+    return _PROTECTED.sub(keep, html), kept
+
+
+def _restore(text: str, kept: list[str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: kept[int(m.group(1))], text)
+
+
+def join_wide_lines(html: str, lang: str | None = None) -> str:
+    """Rewrite every line break in ``html``'s text by the house rules (see the module's docstring): nothing
+    next to full-width punctuation or between Chinese characters, the one space (the break) between Chinese
+    and a Latin word, a number, code or math. Code, scripts, styles and math are untouched.
+
+    In a Chinese block (``is_chinese``) a break next to “ ” — … closes up whatever is on the other side; in an
+    English one it stays a space ("the notebook “位置编码”⏎shows"). ``lang`` is the page's language ("zh",
+    "en"); without it, ``chinese_page`` tells it from the text."""
+    text, kept = _protect(html)
+    return _restore(_join(text, markdown=False, lang=lang or page_lang(html)), kept)
+
+
+def page_lang(html: str) -> str:
+    """ "zh" if ``html``'s text (outside tags, code and math) is a ``chinese_page``, else "en"."""
+    return "zh" if chinese_page(_text_only(_protect(html)[0])) else "en"
+
+
+def join_wide_text(text: str, lang: str | None = None) -> str:
+    """The same for Markdown prose (a notebook's cells): only breaks inside a paragraph are rewritten, emphasis
+    markers and link brackets are transparent, an image is an object, and the caller keeps code spans and
+    math out of ``text`` as ``\\x00<n>\\x00`` placeholders (a line that starts or ends with one, or with an
+    image, keeps its break: it may be display math)."""
+    return _join(text, markdown=True, lang=lang)
+
+
+def wide_line_breaks(html: str, lang: str | None = None) -> list[str]:
+    """The line breaks in ``html``'s text that ``join_wide_lines`` would rewrite, each shown with a little
+    context (⏎ marks the break); empty once ``join_wide_lines`` has been applied."""
+    found: list[str] = []
+    _join(_protect(html)[0], markdown=False, lang=lang, report=found)
+    return found
 
 
 def _outside_protected(html: str, fix: Callable[[str], str]) -> str:
@@ -60,20 +304,149 @@ def keep_numbers_whole(html: str) -> str:
     return _outside_protected(html, text_only)
 
 
-def join_wide_lines(html: str) -> str:
-    """Remove every line break (with the indentation around it) between two wide characters in ``html``'s
-    text, outside code, scripts, styles and math."""
-    return _outside_protected(html, lambda t: _BREAK.sub(r"\1", t))
+# --- measuring what a reader sees -----------------------------------------------------------------------------
+
+#: The elements whose text is measured; the text of a nested one (a list inside a list item) is its own.
+TEXT_BLOCKS = frozenset({"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "summary"})
+_OTHER_BLOCKS = frozenset(
+    {"div", "ul", "ol", "table", "thead", "tbody", "tfoot", "tr", "blockquote", "details", "figure",
+     "figcaption", "section", "article", "dl", "hr", "br", "caption", "nav", "header", "footer", "form"}
+)  # fmt: skip
+_ATOMIC = frozenset({"code", "pre", "kbd", "samp", "script", "style", "svg", "math", "textarea", "img", "button"})
+_VOID = frozenset({"img", "br", "hr", "input", "meta", "link", "wbr", "source", "area", "col", "embed", "track"})
+_COLLAPSIBLE = re.compile(r"[ \t\n\r\f]+")
 
 
-def join_wide_text(text: str) -> str:
-    """Remove every line break (with the indentation around it) between two wide characters in plain text
-    (Markdown prose; the caller keeps code and math out of ``text``)."""
-    return _BREAK.sub(r"\1", text)
+@dataclass(frozen=True)
+class StraySpace:
+    """A rendered space a reader sees where Chinese wants none."""
+
+    element: str  # "p", "li", "td", "h2", …
+    context: str  # the text around it, the space shown as ␣ (code and math as ▯)
+
+    def __str__(self) -> str:
+        return f"<{self.element}> {self.context}"
 
 
-def wide_line_breaks(html: str) -> list[str]:
-    """The places in ``html``'s text (outside code and math) where a line break sits between two wide
-    characters, each shown with a little context; empty when ``join_wide_lines`` has been applied."""
-    text = _PROTECTED.sub("\x00", html)  # a code span next to a break is not a wide character
-    return [text[max(0, m.start() - 8) : m.end() + 8].replace("\n", "⏎") for m in _BREAK.finditer(text)]
+class _Blocks(HTMLParser):
+    """The rendered text of each text block inside ``<article>`` (code and math as one ``OBJ`` each)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[tuple[str, str]] = []
+        self._stack: list[list[str]] = []  # open blocks: [name, text…]
+        self._skip: list[str] = []  # open atomic/skipped elements (a stack of tag names)
+        self._in_article = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "article":
+            self._in_article += 1
+        if not self._in_article:
+            return
+        if self._skip:
+            if tag not in _VOID:
+                self._skip.append(tag)
+            return
+        cls = dict(attrs).get("class") or ""
+        if "headerlink" in cls.split() or "md-content__button" in cls.split():
+            if tag not in _VOID:
+                self._skip.append(tag)  # the ¶ permalink, the edit/download buttons: not text
+            return
+        if tag in _ATOMIC or re.search(r"\b(arithmatex|katex)", cls):
+            self._text(OBJ)
+            if tag not in _VOID:
+                self._skip.append(tag)
+            return
+        if tag in TEXT_BLOCKS or tag in _OTHER_BLOCKS:
+            self._text(" ")  # a block boundary separates, it does not join
+            if tag not in _VOID:
+                self._stack.append([tag])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._in_article and not self._skip and tag in _ATOMIC:
+            self._text(OBJ)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._in_article:
+            return
+        if self._skip:
+            if self._skip[-1] == tag:
+                self._skip.pop()
+            return
+        if tag == "article":
+            self._in_article -= 1
+        if self._stack and self._stack[-1][0] == tag:
+            name, *parts = self._stack.pop()
+            if name in TEXT_BLOCKS:
+                self.blocks.append((name, "".join(parts)))
+            self._text(" ")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_article and not self._skip:
+            self._text(data)
+
+    def _text(self, data: str) -> None:
+        if self._stack:
+            self._stack[-1].append(data)
+
+
+def rendered_blocks(html: str) -> list[tuple[str, str]]:
+    """(element, text) of every paragraph, list item, table cell, heading, summary inside the page's
+    ``<article>`` as a browser lays it out: whitespace collapsed, code and math one ``OBJ`` each."""
+    parser = _Blocks()
+    parser.feed(html)
+    parser.close()
+    return [(name, _COLLAPSIBLE.sub(" ", text).strip(" ")) for name, text in parser.blocks]
+
+
+def _stray(before: str, after: str, chinese: bool) -> bool:
+    kinds = {char_kind(before[-2:-1], before[-1], ""), char_kind("", after[0], after[1:2])}
+    return kinds == {IDEOGRAPH} or PUNCT in kinds or (chinese and bool(kinds & {OPEN, CLOSE, DASH}))
+
+
+def stray_spaces_in(text: str, page: bool = True) -> Iterator[int]:
+    """Positions of the spaces in a block's rendered ``text`` that Chinese wants gone: between two ideographs,
+    next to full-width punctuation (，。：；、！？（）《》——……); in a Chinese block (``is_chinese``; ``page``:
+    the block is on a Chinese page) also next to “ ” or a single — …, which are English in an English block
+    ("it is — the column")."""
+    chinese = is_chinese(text, page)
+    for m in re.finditer(" ", text):
+        i = m.start()
+        if 0 < i < len(text) - 1 and _stray(text[:i], text[i + 1 :], chinese):
+            yield i
+
+
+def stray_spaces(html: str, lang: str | None = None) -> list[StraySpace]:
+    """Every stray space in a built page's paragraphs, list items, table cells, headings and summaries.
+    ``lang`` is the page's language; without it, ``chinese_page`` tells it from the blocks' text."""
+    blocks = rendered_blocks(html)
+    page = lang == "zh" if lang else chinese_page(" ".join(text.replace(OBJ, " ") for _, text in blocks))
+    found = []
+    for name, text in blocks:
+        for i in stray_spaces_in(text, page):
+            context = (text[max(0, i - 12) : i] + "␣" + text[i + 1 : i + 13]).replace(OBJ, "▯")
+            found.append(StraySpace(name, context))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m site_tools.cjk [SITE_DIR]``: count the stray spaces on every built Chinese page."""
+    import sys
+    from pathlib import Path
+
+    args = sys.argv[1:] if argv is None else argv
+    site = Path(args[0] if args else "site") / "zh"
+    total = 0
+    for page in sorted(site.rglob("index.html")):
+        found = stray_spaces(page.read_text(encoding="utf-8"), lang="zh")
+        if found:
+            print(f"{page.parent.relative_to(site).as_posix() or '.'}: {len(found)}")
+            for s in found:
+                print(f"    {s}")
+        total += len(found)
+    print(f"total: {total}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -69,6 +69,7 @@ FIGURES: dict[str, FigureSpec] = {
     "geometry-similarity": FigureSpec("plot_similarity_matrix", {"d_models": (64, 512), "positions": 256}),
     "geometry-frequencies": FigureSpec("plot_measured_frequencies", {"d_model": 512, "n_positions": 1000}),
     "geometry-bands": FigureSpec("plot_band_contributions", {"d_model": 512, "max_k": 20000, "n_bands": 3}),
+    "closest-returns": FigureSpec("plot_closest_returns", {"positions": 45, "max_offset": 2**24}),
     "t5-buckets": FigureSpec("plot_t5_buckets", {"max_offset": 160, "num_buckets": 32, "max_distance": 128}),
     "context-extension": FigureSpec(
         "plot_context_extension", {"d_head": 128, "scale": 8.0, "original_len": 4096, "base": 10000.0}

@@ -1,30 +1,254 @@
-"""The Chinese pages read as Chinese: no spaces from wrapped lines, no italics, curly quotes, one term per idea."""
+"""The Chinese pages read as Chinese: no spaces from wrapped lines, no italics, curly quotes, one term per idea.
+
+The checks read the Markdown sources of ``docs/zh`` (a page's prose: outside code fences, code spans, math,
+link targets, HTML comments and tags). The term list is the glossary's Chinese column (``docs/zh/glossary.md``:
+its headings and their "英文：" lines), read here at test time; ``AVOID`` holds the losing spellings of ideas
+that have one term on the site. Each check is a function of a page (and the glossary) returning its
+violations as "line N: …", so the same checks can be run on any copy of ``docs/zh``.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from site_tools import cjk, numbers, pages
 
+ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
 CJK = "[\u3400-\u4dbf\u4e00-\u9fff]"
+_HAN = re.compile(CJK)
 
-# One term per idea (the field's usual Chinese terms); the left-hand spellings are not used on the site.
-AVOID = {
-    "相对位置变换": "线性相对变换（简称相对变换）",
-    "笔记": "Notebook",
-    "令牌": "词元（token）",
-    "缓存区": "缓冲区（buffer）",
-    "询问向量": "查询（query）",
-    "关键字向量": "键（key）",
+# One term per idea (the field's usual Chinese terms): a losing spelling (a regular expression, matched in a
+# page's prose with ** emphasis removed) -> the term the site uses, and, where the idea has a glossary entry,
+# (its anchor, the word its heading must contain): the banned list and the term list must agree (checked below).
+_D_MODEL = r"(?:d_\{?(?:\\text\{)?model\}?\}?|d_model)"  # d_model, $d_{model}$, $d_{\text{model}}$
+AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
+    "相对位置变换": ("线性相对变换（简称相对变换）", ("relative-transform", "线性相对变换")),
+    "笔记": ("Notebook", None),
+    "令牌": ("词元（token）", ("token", "词元")),
+    "缓存区": ("缓冲区（buffer）", ("buffer", "缓冲区")),
+    "询问向量": ("查询（query）", None),
+    "关键字向量": ("键（key）", None),
+    # issue 19: the house style decided for Chinese
+    "书稿": ("书中的一章 / 那一章书（a book chapter）", None),
+    "资料": ("素材（the five source texts）", None),
+    r"(?:素材|资料|种子)\s*0\d\d": ("the source's name, linked to sources.md#<id> (never 素材 00N)", None),
+    "检查器": ("检查工具（a checker）", None),
+    "堆栈": ("编码器/解码器（the encoder/decoder stack）", None),
+    r"(?<![（(])\bcheckpoints?\b": ("检查点（checkpoint）", None),
+    # 维度 is a dimension index (a column); the width d_model is 宽度
+    r"(?:d_\{?(?:\\text\{)?model\}?\}?|d_model)[\s$`]*的?维度": (
+        "宽度 d_model（维度 is a column）",
+        ("d-model", "宽度"),
+    ),
+    r"维度(?:为|是)?[\s$`]*d_\{?(?:\\text\{)?model": ("宽度 d_model（维度 is a column）", ("d-model", "宽度")),
+    "(?:模型|嵌入|隐藏|隐层)维度": ("宽度（the width d_model）", ("d-model", "宽度")),
+    r"\d[\d\u202f ]*以内的?(?:每个|所有)?偶数维度": ("偶数宽度（a width, not a column）", ("d-model", "宽度")),
+    # the pair index
+    "(?<!频率)对的(?:序号|编号|下标)": ("频率对的序号", ("pair", "频率对")),
+    # found reading the zh pages beside the en pages
+    "可训练的?位置嵌入": ("可学习的位置嵌入", ("learned", "可学习的位置嵌入")),
+    "正弦表": ("正弦编码表 / 编码表（the sinusoidal table）", ("table", "编码表")),
+    "几何级数": ("等比数列（a geometric progression）", None),
+    "base 模型": ("基础模型（the paper's base model）", None),
 }
 
 
 def _id(p: Path) -> str:
     return p.name
+
+
+# --- a page's prose, with line numbers kept -------------------------------------------------------------------
+
+
+def _blank(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\](\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\))")
+
+
+def prose(path: Path, *, code: bool = False, link_text: bool = True) -> str:
+    """The page's text with everything that is not prose blanked, line numbers kept: front matter, code fences,
+    HTML comments and tags, math, link targets, URLs, heading attribute lists; code spans unless ``code``
+    (``d_model`` written as code still counts next to 维度), link texts unless ``link_text`` (an image's
+    description is prose)."""
+    text = path.read_text(encoding="utf-8")
+    outside = {n for n, _ in numbers.prose_lines(text)}  # outside front matter and code fences
+    t = "\n".join(line if n + 1 in outside else "" for n, line in enumerate(text.split("\n")))
+    t = re.sub(r"<!--.*?-->", _blank, t, flags=re.S)
+    if not code:
+        t = _CODE_SPAN.sub(_blank, t)
+    t = re.sub(r"\$\$.*?\$\$", _blank, t, flags=re.S)
+    t = re.sub(r"(?<![\\$])\$(?!\s)[^$\n]+?(?<![\s\\])\$", _blank, t)
+
+    def link(m: re.Match[str]) -> str:
+        if m.group(1) or link_text:
+            return m.group(0)[: m.start(3) - m.start()] + re.sub(r"[^\n]", " ", m.group(3))
+        return _blank(m)
+
+    t = _LINK.sub(link, t)
+    t = re.sub(r"<[^<>\n]+>", _blank, t)
+    t = re.sub(r"\{[ \t]*[:#.][^}\n]*\}", _blank, t)
+    return re.sub(r"https?://\S+", _blank, t)
+
+
+def line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+# --- the glossary: the term list ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    anchor: str
+    chinese: str  # the heading, as written (math and parentheses included)
+    english: tuple[str, ...]  # the "英文：" line's terms
+
+
+def glossary(zh: Path = ZH) -> dict[str, Term]:
+    """The glossary's entries by anchor: its ``### heading {#anchor}`` and the "英文：" line under it."""
+    entries: dict[str, Term] = {}
+    heading: tuple[str, str] | None = None
+    for line in (zh / "glossary.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"#{2,4}\s+(.*?)\s*\{#([\w-]+)\}\s*$", line)
+        if m:
+            heading = (m.group(2), m.group(1))
+            continue
+        m = re.match(r"英文[：:]\s*(.+?)(?:。|$)", line)
+        if m and heading:
+            english = tuple(t.strip() for t in re.split(r"[、，,]", m.group(1)) if t.strip())
+            entries[heading[0]] = Term(heading[0], heading[1], english)
+            heading = None
+    return entries
+
+
+def _english_terms(term: Term) -> list[str]:
+    """The multi-word English names of a glossary entry (single words — token, ulp, RoPE — are the house's own
+    short forms), without math or parenthesised parts: "tensor2tensor (t2t) spacing" -> "tensor2tensor spacing"."""
+    out = []
+    for e in term.english:
+        e = " ".join(re.sub(r"\$[^$]*\$|\([^)]*\)|（[^）]*）", " ", e).split())
+        if len(e.split()) >= 2:
+            out.append(e)
+    return out
+
+
+# --- the checks -----------------------------------------------------------------------------------------------
+
+
+def term_violations(path: Path) -> list[str]:
+    """Losing spellings (``AVOID``) in the page's prose, and ulp introduced as 末位单位（ulp）."""
+    found = []
+    texts = {False: prose(path).replace("**", "  "), True: prose(path, code=True).replace("**", "  ")}
+    for bad, (good, _) in AVOID.items():
+        text = texts["维度" in bad]  # d_model is often code: `d_model` 维度
+        for m in re.finditer(bad, text):
+            found.append(f"line {line_of(text, m.start())}: {m.group(0)!r} -> {good}")
+    text = texts[False]
+    if re.search(r"\bulp\b", text) and "末位单位" not in text:
+        found.append("ulp is introduced as 末位单位（ulp）")
+    return found
+
+
+def percent_violations(path: Path) -> list[str]:
+    """Percentages in Chinese prose are written 95% (no space, ASCII %)."""
+    text = prose(path)
+    return [
+        f"line {line_of(text, m.start())}: {m.group(0)!r} -> {m.group(1)}%"
+        for m in re.finditer(r"(\d[\d.]*)(?:[ \t\u202f\u00a0]+[%％]|％)", text)
+    ]
+
+
+def known_titles(zh: Path = ZH) -> set[str]:
+    """The titles the Chinese pages write in 《》 (papers, books, posts, the source texts), six characters or
+    more (a shorter one, such as the notebook 《位置编码》, is also a plain term)."""
+    titles = set()
+    for page in zh.glob("*.md"):
+        titles.update(t.strip() for t in re.findall(r"《([^》\n]+)》", prose(page)) if len(t.strip()) >= 6)
+    return titles
+
+
+def _looks_like_title(quoted: str) -> bool:
+    """An English title in Title Case: three words or more, three in four of its words of four letters or more
+    capitalised (“Attention Is All You Need”, “… Models without Positional Encodings Still Learn …”)."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", quoted)
+    capitals = [w[0].isupper() for w in words if len(w) >= 4]
+    return len(words) >= 3 and sum(capitals) >= 2 and 4 * sum(capitals) >= 3 * len(capitals) and not _HAN.search(quoted)
+
+
+def title_violations(path: Path, titles: set[str]) -> list[str]:
+    """Titles of papers, books and posts are written in 《》, quotations in “”: a known title, or an English
+    title in Title Case, inside “” is a title in the wrong marks."""
+    text = prose(path)
+    found = []
+    for m in re.finditer(r"“([^”]*)”", text):
+        quoted = " ".join(m.group(1).split())
+        if any(quoted == t or quoted.startswith(t) for t in titles) or _looks_like_title(quoted):
+            found.append(f"line {line_of(text, m.start())}: “{quoted}” is a title: 《{quoted}》")
+    return found
+
+
+# English left in Chinese prose. Allowed: code, math, links, titles in 《》, the glossary's "英文：" lines, an
+# English gloss in parentheses right after the Chinese it glosses (词元（token）, 原话（the paper's words）), an
+# English quotation with its translation beside it (“…”（译文）, or （“…”，译文） in one pair of parentheses), a
+# blockquote that holds its translation or is followed by one (（译文：……）), and these proper names.
+ENGLISH_NAMES = ("Hugging Face transformers", "Hugging Face Hub")
+_WORD = r"[A-Za-z][A-Za-z0-9'’.+/-]*"
+_ENGLISH_RUN = re.compile(rf"{_WORD}(?:[ \t\n]+{_WORD}){{2,}}")
+
+
+def _english_view(path: Path) -> str:
+    t = prose(path, link_text=False).replace("**", "")
+    t = re.sub(r"《[^》]*》", _blank, t)
+    t = re.sub(r"^[ \t]*(?:!!!|\?\?\?\+?|===)[ \t]*[\w-]*(?:[ \t]+inline(?:[ \t]+end)?)?", _blank, t, flags=re.M)
+    if path.name == "glossary.md":
+        t = re.sub(r"^英文[：:].*$", _blank, t, flags=re.M)
+    # a quotation with its translation beside it: “English”（中文）, or （“English”，中文） in one pair of parentheses
+    t = re.sub(rf"“[^”]*”(?=\s*(?:（[^（）]*|\([^()]*){CJK})", _blank, t)
+    t = re.sub(rf"（[^（）]*“[^”]*”[^（）]*{CJK}[^（）]*）|\([^()]*“[^”]*”[^()]*{CJK}[^()]*\)", _blank, t)
+    # a gloss: （…） or (…) right after Chinese, a closing ” or 》 (a space or a line break between, not a link)
+    t = re.sub(r"(?<=[\u3400-\u9fff”》])[ \t]?(?:\n[ \t]*)?(?:（[^（）]*）|\([^()]*\))", _blank, t)
+
+    def quote_block(m: re.Match[str]) -> str:  # a blockquote holding its translation (a Han per five letters)
+        block = m.group(0)  # or followed by it
+        han, latin = len(_HAN.findall(block)), len(re.findall(r"[A-Za-z]", block))
+        followed = re.match(r"\s*[（(]?译文[：:]", t[m.end() :])
+        return _blank(m) if (han and han * 5 >= latin) or followed else block
+
+    t = re.sub(r"(?:^[ \t]*>.*(?:\n|$))+", quote_block, t, flags=re.M)
+    for name in ENGLISH_NAMES:
+        t = t.replace(name, " " * len(name))
+    return t
+
+
+def english_violations(path: Path, terms: dict[str, Term]) -> list[str]:
+    """Runs of three or more English words in Chinese prose, and a glossary term written in English where
+    the glossary gives its Chinese (positional encoding -> 位置编码), outside the allowed places above."""
+    text = _english_view(path)
+    found = []
+    for m in _ENGLISH_RUN.finditer(text):
+        run = " ".join(m.group(0).split())
+        what = "an English title: write it in 《》" if _looks_like_title(run) else "English in Chinese prose"
+        found.append(f"line {line_of(text, m.start())}: {what}: {run!r}")
+    for term in terms.values():
+        chinese = re.sub(r"（[^）]*）", "", term.chinese)
+        for english in _english_terms(term):
+            if english.lower() in chinese.lower():
+                continue
+            pattern = r"(?<![\w-])" + r"[ \t\n]+".join(map(re.escape, english.split())) + r"(?![\w-])"
+            for m in re.finditer(pattern, text, flags=re.I):
+                found.append(f"line {line_of(text, m.start())}: {m.group(0)!r} -> {chinese} (glossary #{term.anchor})")
+    return sorted(set(found), key=lambda s: (int(s.split(":")[0].split()[1]), s))
+
+
+# --- the joiner (site_tools.cjk): unit cases ------------------------------------------------------------------
 
 
 def test_numbers_with_a_thousands_space_never_break() -> None:
@@ -37,15 +261,169 @@ def test_numbers_with_a_thousands_space_never_break() -> None:
 def test_line_breaks_between_chinese_characters_are_removed() -> None:
     code = "<pre><code>中文\n中文</code></pre>"
     html = "<p>位置编码的\n  波长，\n最长为 60 611。\nEnglish\nwords</p>" + code
-    assert cjk.join_wide_lines(html) == "<p>位置编码的波长，最长为 60 611。\nEnglish\nwords</p>" + code
+    assert cjk.join_wide_lines(html) == "<p>位置编码的波长，最长为 60 611。English\nwords</p>" + code
     math = '<span class="arithmatex">\\(\\text{中}\n\\text{文}\\)</span>'
     assert cjk.join_wide_lines(math) == math
     assert cjk.wide_line_breaks(cjk.join_wide_lines(html)) == []
-    assert len(cjk.wide_line_breaks(html)) == 2
-    # inline tags do not hide a break; a code span next to one keeps its space (Chinese and code, spaced)
+    assert len(cjk.wide_line_breaks(html)) == 3
+    # inline tags do not hide a break; a code span next to Chinese keeps its one space
     tagged = "<p>位置\n<strong>编码</strong>\n的波长，用\n<code>x</code>\n计算</p>"
     assert cjk.join_wide_lines(tagged) == "<p>位置<strong>编码</strong>的波长，用\n<code>x</code>\n计算</p>"
     assert len(cjk.wide_line_breaks(tagged)) == 2 and cjk.wide_line_breaks(cjk.join_wide_lines(tagged)) == []
+
+
+@pytest.mark.parametrize(
+    ("html", "joined"),
+    [
+        # full-width punctuation closes up with whatever follows or precedes it: Latin, a number, code, math
+        ("<p>在 float32、\nfloat64 下</p>", "<p>在 float32、float64 下</p>"),
+        ("<p>误差不超过\n2.5e-7。\nPyTorch 会</p>", "<p>误差不超过\n2.5e-7。PyTorch 会</p>"),
+        ("<p>取它的倒数：\n<code>1/x</code></p>", "<p>取它的倒数：<code>1/x</code></p>"),
+        ("<p>其中\n<code>x</code>\n，即</p>", "<p>其中\n<code>x</code>，即</p>"),
+        (
+            '<p>（\n<span class="arithmatex">\\(k\\)</span>\n）</p>',
+            '<p>（<span class="arithmatex">\\(k\\)</span>）</p>',
+        ),
+        ("<li>偏移：\n<strong>k</strong> 个</li>", "<li>偏移：<strong>k</strong> 个</li>"),
+        # the Chinese dash and ellipsis, doubled, are full-width punctuation
+        ("<p>把它接进模型——\n用 PyTorch</p>", "<p>把它接进模型——用 PyTorch</p>"),
+        ("<p>差了将近 2——\n上面的代码</p>", "<p>差了将近 2——上面的代码</p>"),
+        ("<p>依此类推……\nEnd 了</p>", "<p>依此类推……End 了</p>"),
+        # quotation marks in a Chinese block: nothing on either side
+        ("<p>用“我爱你”和“你爱我”\n来验证</p>", "<p>用“我爱你”和“你爱我”来验证</p>"),
+        ("<p>论文称之为\n“维度”的量</p>", "<p>论文称之为“维度”的量</p>"),
+        ("<p>会把它们判为\n“unknown”：它们</p>", "<p>会把它们判为“unknown”：它们</p>"),
+        ("<p>这是所谓的“out-of-bound”\n值，也是它说</p>", "<p>这是所谓的“out-of-bound”值，也是它说</p>"),
+        ("<p>在数值上“一样”\n<code>x</code> 和 y 的值</p>", "<p>在数值上“一样”<code>x</code> 和 y 的值</p>"),
+        # a single dash in a Chinese block too
+        ("<p>只有一处不同—\nPyTorch 的写法</p>", "<p>只有一处不同—PyTorch 的写法</p>"),
+        # between Chinese and Latin, a number, code or math the break stays: the one space the house style wants
+        ("<p>用\n<code>x</code>\n计算 100\n个位置</p>", "<p>用\n<code>x</code>\n计算 100\n个位置</p>"),
+        ("<p>乘以\n<strong>PyTorch</strong> 的</p>", "<p>乘以\n<strong>PyTorch</strong> 的</p>"),
+        # between blocks, a break is not in any text: left alone
+        ("<td>中文</td>\n<td><code>x</code></td>", "<td>中文</td>\n<td><code>x</code></td>"),
+        ("<p>中文。</p>\n<p>English</p>", "<p>中文。</p>\n<p>English</p>"),
+        # an attribute is not text
+        ('<img alt="位置\n编码" src="a.svg">', '<img alt="位置\n编码" src="a.svg">'),
+    ],
+)
+def test_a_line_break_renders_as_the_house_style_wants(html: str, joined: str) -> None:
+    assert cjk.join_wide_lines(html, lang="zh") == joined
+    assert cjk.wide_line_breaks(joined, lang="zh") == []
+    assert bool(cjk.wide_line_breaks(html, lang="zh")) == (html != joined)
+    assert cjk.stray_spaces(f"<article>{joined}</article>", lang="zh") == [], joined
+
+
+@pytest.mark.parametrize(
+    ("html", "joined"),
+    [
+        # English stays English on an English page: a break next to a quote, a dash, an ellipsis is a space there
+        ("<p>the notebook “位置编码”\nshows it</p>", "<p>the notebook “位置编码”\nshows it</p>"),
+        ("<p>the table —\nall of it</p>", "<p>the table —\nall of it</p>"),
+        (
+            "<p>the Q&amp;A “transformer PE计算公式”\nand the post</p>",
+            "<p>the Q&amp;A “transformer PE计算公式”\nand the post</p>",
+        ),
+        # ... but nothing goes inside quotation marks, in any language
+        ("<p>the word “\nbase” here</p>", "<p>the word “base” here</p>"),
+        # ... Chinese characters and full-width punctuation close up on any page
+        (
+            "<p>the notebook 位置\n编码 and\n（位置编码实现）\nhere</p>",
+            "<p>the notebook 位置编码 and（位置编码实现）here</p>",
+        ),
+    ],
+)
+def test_english_keeps_its_spaces(html: str, joined: str) -> None:
+    assert cjk.join_wide_lines(html, lang="en") == joined
+
+
+def test_the_page_language_is_told_from_its_text() -> None:
+    assert cjk.chinese_page("位置编码的波长 is computed by sinusoidal_table")  # 6 Han, 29 letters
+    assert not cjk.chinese_page("The step-by-step notebook “位置编码” walks through the formula")  # 4 Han, 43 letters
+    assert not cjk.chinese_page("no Chinese at all") and not cjk.chinese_page("")
+    assert cjk.is_chinese("这样写 “just to make it easier when you multiply”", page=True)
+    assert not cjk.is_chinese("这样写 “just to make it easier when you multiply”", page=False)
+    assert not cjk.is_chinese("it is — the column", page=True)
+
+
+def test_markdown_breaks_join_only_inside_a_paragraph() -> None:
+    """Notebook cells (Markdown, code and math as placeholders): the same rules, but a break that starts a
+    block — a list item, a heading, a table row, a quote, a fence, an admonition — is structure."""
+    text = (
+        "# 标题\n"
+        "正文第一行，\n"
+        "**第二行**接着写、\n"
+        "[链接](https://example.org)也是。\n"
+        "- 列表项\n"
+        "| 表格 |\n"
+        "英文\n"
+        "PyTorch 和\n"
+        "\x000\x00\n"
+        "结尾——\n"
+        "完。  \n"
+        "硬换行之后。\n"
+        "\n"
+        "新的一段。\n"
+        "![图](figures/a.light.svg)\n"
+        "![图](figures/a.dark.svg)\n"
+    )
+    assert cjk.join_wide_text(text) == (
+        "# 标题\n"
+        "正文第一行，**第二行**接着写、[链接](https://example.org)也是。\n"
+        "- 列表项\n"
+        "| 表格 |\n"
+        "英文\n"
+        "PyTorch 和\n"
+        "\x000\x00\n"
+        "结尾——完。  \n"
+        "硬换行之后。\n"
+        "\n"
+        "新的一段。\n"
+        "![图](figures/a.light.svg)\n"
+        "![图](figures/a.dark.svg)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "stray"),
+    [
+        ("位置 编码", ["位置␣编码"]),
+        ("它的波长， float32", ["它的波长，␣float32"]),
+        ("用 \x00 计算", []),
+        ("共 100 个位置", []),
+        ("把它接进模型—— 用", ["把它接进模型——␣用"]),
+        ("称为 “位置编码”", ["称为␣“位置编码”"]),
+        ("“位置编码” 这个词", ["“位置编码”␣这个词"]),
+        ("60\u202f611 个", []),
+        ("it is — the column", []),  # a block without Chinese is English
+        ("默认： \x00", ["默认：␣▯"]),
+    ],
+)
+def test_stray_spaces_are_found(text: str, stray: list[str]) -> None:
+    html = f"<article><p>{text.replace(cjk.OBJ, '<code>x</code>')}</p></article>"
+    assert [s.context for s in cjk.stray_spaces(html)] == stray
+
+
+def test_rendered_blocks_are_what_a_browser_lays_out() -> None:
+    html = (
+        "<nav><p>不 算</p></nav><article>"
+        '<h2 id="a">频率<a class="headerlink" href="#a">¶</a></h2>'
+        "<ul><li>外层\n<strong>项</strong><ul><li>内层</li></ul></li></ul>"
+        '<table><tr><td><span class="arithmatex">\\(x\\)</span> 的值</td></tr></table>'
+        "<details><summary>标题</summary><p>段落\n<code>a b</code></p></details>"
+        "</article>"
+    )
+    assert cjk.rendered_blocks(html) == [
+        ("h2", "频率"),
+        ("li", "内层"),
+        ("li", "外层 项"),
+        ("td", "\x00 的值"),
+        ("summary", "标题"),
+        ("p", "段落 \x00"),
+    ]
+
+
+# --- the pages ------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -76,8 +454,75 @@ def test_chinese_quotes_are_curly(path: Path) -> None:
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_one_term_per_idea(path: Path) -> None:
-    text = "\n".join(line for _, line in numbers.prose_lines(path.read_text(encoding="utf-8")))
-    found = [f"{bad} -> {good}" for bad, good in AVOID.items() if bad in text]
-    if re.search(r"\bulp\b", text) and "末位单位" not in text:
-        found.append("ulp is introduced as 末位单位（ulp）")
+    found = term_violations(path)
+    assert found == [], f"{path.name}:\n" + "\n".join(found)
+
+
+def test_the_term_list_and_the_glossary_agree() -> None:
+    """The glossary (the term list) is read whole, and where a banned spelling's idea has an entry, the entry's
+    heading uses the winning term; no heading uses a banned spelling."""
+    terms = glossary()
+    source = (ZH / "glossary.md").read_text(encoding="utf-8")
+    assert len(terms) == len(re.findall(r"^#{2,4} .*\{#[\w-]+\}", source, flags=re.M)) >= 30
+    headings = " ".join(t.chinese for t in terms.values())
+    found = [f"the glossary's headings use the banned {bad!r}" for bad in AVOID if re.search(bad, headings)]
+    for bad, (good, entry) in AVOID.items():
+        if entry is None:
+            continue
+        anchor, word = entry
+        if anchor not in terms:
+            found.append(f"{bad!r} -> {good}: no glossary entry #{anchor}")
+        elif word not in terms[anchor].chinese:
+            found.append(f"{bad!r} -> {good}: glossary #{anchor} is {terms[anchor].chinese!r}, not {word}")
+    assert found == [], "\n".join(found)
+
+
+def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
+    """Each page check flags a planted violation (and only it) — none of them can pass by matching nothing."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# 标题\n\n"
+        "那一章书稿里的资料说 `d_model` 维度是 512，准确率是 95 %；\n"
+        "论文“Attention Is All You Need”说，each position gets its own vector。\n"
+        "词元（token）、书中的一章、素材、宽度 $d_{model}$、95%、《Attention Is All You Need》都没问题。\n"
+        "用 positional encoding 的说法不对。\n\n"
+        "```python\n# 书稿 95 % “Attention Is All You Need” in a code block is code\n```\n",
+        encoding="utf-8",
+    )
+    terms = glossary()
+    assert [v.split(" -> ")[0] for v in term_violations(page)] == [
+        "line 3: '书稿'",
+        "line 3: '资料'",
+        "line 3: 'd_model` 维度'",
+    ]
+    assert percent_violations(page) == ["line 3: '95 %' -> 95%"]
+    assert title_violations(page, set()) == [
+        "line 4: “Attention Is All You Need” is a title: 《Attention Is All You Need》"
+    ]
+    english = english_violations(page, terms)
+    assert english[:2] == [
+        "line 4: English in Chinese prose: 'each position gets its own vector'",
+        "line 4: an English title: write it in 《》: 'Attention Is All You Need'",
+    ]
+    assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
+    assert len(english) == 3
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_percentages_have_no_space(path: Path) -> None:
+    found = percent_violations(path)
+    assert found == [], f"{path.name}: write percentages as 95% in Chinese:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_titles_are_in_book_title_marks(path: Path) -> None:
+    found = title_violations(path, known_titles())
+    assert found == [], f"{path.name}: titles in 《》, quotations in “”:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_no_english_left_in_chinese_prose(path: Path) -> None:
+    """Translate English left in prose; quote the original only where its wording matters, with the
+    translation beside it: “original”（译文） or 译文（original）."""
+    found = english_violations(path, glossary())
     assert found == [], f"{path.name}:\n" + "\n".join(found)

@@ -188,6 +188,29 @@ def band_terms(d: int, max_k: int, n_bands: int) -> np.ndarray:
     return _frozen(np.stack([cos[:, lo:hi].sum(axis=1) for lo, hi in itertools.pairwise(edges)]) * (2 / d))
 
 
+@cache
+def record_returns(max_offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets ``n <= max_offset`` (at most ``2**26``) at which ``n`` radians comes closer to a multiple of 2π than
+    at every smaller offset, by brute force over every ``n``, and ``2·|sin(n/2)|`` at each (mpmath).
+
+    2π is split Cody–Waite style into ``hi`` (26 significant bits, so ``k·hi`` is exact in float64 for the
+    ``k < 2**24`` turns involved) plus ``lo``: ``n − k·2π = (n − k·hi) − k·lo`` to about 1e-15 radian."""
+    assert max_offset <= 2**26
+    with mpmath.workdps(40):
+        hi = float(mpmath.nint(2 * mpmath.pi * 2**23)) / 2**23
+        lo = float(2 * mpmath.pi - mpmath.mpf(hi))
+        best, found = math.inf, []
+        for start in range(1, max_offset + 1, 1 << 22):
+            n = np.arange(start, min(start + (1 << 22), max_offset + 1), dtype=np.float64)
+            k = np.round(n / (hi + lo))
+            gap = np.abs((n - k * hi) - k * lo)
+            before = np.minimum.accumulate(np.concatenate(([best], gap[:-1])))
+            found += n[gap < before].astype(np.int64).tolist()
+            best = min(best, float(gap.min()))
+        chords = [float(abs(2 * mpmath.sin(mpmath.mpf(k) / 2))) for k in found]
+    return _frozen(np.array(found, dtype=np.float64)), _frozen(np.array(chords))
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Reading a figure
 
@@ -778,6 +801,32 @@ def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_
         close(notes[text], point, atol=0, what=text)
 
 
+def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> None:
+    left, right = fig.axes
+    (circle,) = left.get_lines()
+    x, y = xy(circle)
+    theta = np.linspace(0, 2 * np.pi, len(x))
+    close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+    p = np.arange(positions)
+    expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (cos p, sin p)
+    (dots,) = (c for c in left.collections if isinstance(c, PathCollection))
+    close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what="pair 0 of each position")
+    colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))
+    close(point_colours(dots), colours, atol=1e-12, what="colour of each point")
+    offsets, chords = record_returns(max_offset)
+    shown = [0] + [int(n) for n in offsets if 1 < n < positions]
+    notes = [t for t in left.texts if isinstance(t, Annotation)]
+    assert [note.get_text() for note in notes] == [f"p={q}" for q in shown]
+    for note, q in zip(notes, shown, strict=True):
+        close(note.xy, [math.cos(q), math.sin(q)], atol=1e-12, what=note.get_text())
+    curve, spacing, exact = right.get_lines()
+    close(xy(curve)[0], offsets, atol=0, what="record offsets")
+    close(xy(curve)[1], chords, rtol=1e-9, atol=0, what="distance of pair 0 at each record")
+    horizontal_line(spacing, 2.0**-24, right)
+    close(np.concatenate(xy(exact)), [2**24, 2**24, 0, 1], atol=0, what="the line at 2**24")
+    assert exact.get_transform() == right.get_xaxis_transform()
+
+
 # name -> (the pe_docs.plotting function registered for it, its checker). EVERY figure registered in
 # site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
 # test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
@@ -801,6 +850,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),
     "geometry-frequencies": ("plot_measured_frequencies", check_measured_frequencies),
     "geometry-bands": ("plot_band_contributions", check_band_contributions),
+    "closest-returns": ("plot_closest_returns", check_closest_returns),
     "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
     "context-extension": ("plot_context_extension", check_context_extension),
 }

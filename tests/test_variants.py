@@ -194,8 +194,8 @@ def test_identify_unknown_and_bad_input():
         identify_table(torch.zeros(2, 3, 4, 8))
     with pytest.raises(TypeError, match=r"floating-point"):
         identify_table(torch.zeros(10, 8, dtype=torch.int64))
-    with pytest.raises(TypeError, match=r"table must be a torch.Tensor"):
-        identify_table([[0.0]])
+    with pytest.raises(TypeError, match=r"table must hold real floating-point numbers .* got a str"):
+        identify_table("[[0.0]]")
     with pytest.raises(ValueError, match=r"table.size\(1\) must be even"):
         identify_table(torch.zeros(10, 7))
     with pytest.raises(ValueError, match=r"table.size\(0\) must be >= 4, got 2"):
@@ -319,7 +319,7 @@ def test_identify_non_finite_tables_match_nothing():
         assert all(math.isinf(e) for e in match.errors.values()), match.errors
 
 
-@pytest.mark.parametrize("module_name", ["pe_docs.variants", "pe_docs.extrapolation", "pe_docs.alternatives"])
+@pytest.mark.parametrize("module_name", ["pe_docs.variants.identify", "pe_docs.extrapolation", "pe_docs.alternatives"])
 def test_attribute_docstring_examples_run(module_name):
     """--doctest-modules cannot see attribute docstrings (e.g. KNOWN_TABLES'): run their examples here."""
     import ast
@@ -339,7 +339,7 @@ def test_attribute_docstring_examples_run(module_name):
         runner.run(test)
         assert runner.failures == 0, text
         found += len(test.examples)
-    assert found >= (1 if module_name == "pe_docs.variants" else 0)
+    assert found >= (1 if module_name == "pe_docs.variants.identify" else 0)
 
 
 # ------------------------------------------------------------------------------ library code, re-implemented
@@ -600,3 +600,139 @@ def test_identify_finds_offset_and_direction(offset, descending, family, length,
     assert match.name == family or family in (match.name, *match.also_within_tolerance), match
     if match.name == family:
         assert (match.offset, match.descending) == (first, descending) or length == 1
+
+
+def test_variants_package_layout_and_public_names():
+    """pe_docs.variants is a package of modules by what they hold, none over 800 lines; every public name is
+    importable from pe_docs.variants and from pe_docs, and is the same object in both."""
+    import importlib
+    import pathlib
+
+    import pe_docs
+    import pe_docs.variants as variants
+
+    homes = {
+        "layouts": {"interleaved_to_concat", "concat_to_interleaved"},
+        "bugs": {
+            "odd_cosine_exponent_table",
+            "doubled_exponent_table",
+            "doubled_and_odd_exponent_table",
+            "integer_exponent_table",
+            "wrong_axis_rows",
+        },
+        "identify": {"identify_table", "TableMatch", "KNOWN_TABLES", "pairwise_shift_residual"},
+    }
+    homes["libraries"] = set(variants.__all__) - set().union(*homes.values())
+    assert len(homes["libraries"]) == 14, sorted(homes["libraries"])
+    for module_name, names in homes.items():
+        module = importlib.import_module(f"pe_docs.variants.{module_name}")
+        for name in names:
+            assert getattr(variants, name) is getattr(module, name) is getattr(pe_docs, name), name
+            if callable(getattr(module, name)):
+                assert getattr(module, name).__module__ == module.__name__, name
+    package = pathlib.Path(pe_docs.__file__).parent
+    lengths = {str(p.relative_to(package)): len(p.read_text().splitlines()) for p in package.rglob("*.py")}
+    assert {"variants/layouts.py", "variants/libraries.py", "variants/bugs.py", "variants/identify.py"} <= set(lengths)
+    assert max(lengths.values()) <= 800, {k: v for k, v in lengths.items() if v > 800}
+
+
+# ------------------------------------------------------------------------- identify_table on NumPy and lists
+
+
+def _same_match(a, b):
+    """Two TableMatch results are equal field by field (NaN equal to NaN)."""
+    import dataclasses
+
+    left, right = dataclasses.asdict(a), dataclasses.asdict(b)
+    for key in ("shift_residual", "max_error"):
+        if math.isnan(left[key]) and math.isnan(right[key]):
+            left[key] = right[key] = 0.0
+    return left == right
+
+
+@pytest.mark.parametrize(("length", "d"), [(64, 32), (200, 64)])
+def test_identify_numpy_arrays_get_the_same_answers(length, d):
+    """The TensorFlow and JAX tutorials build their tables in NumPy: a NumPy array (float16, float32 or
+    float64, any strides, read-only) is answered exactly as the tensor holding the same numbers."""
+    tables = {
+        **_every_table(length, d),
+        "t2t buffer": t2t_timing_signal(length, d),
+        "fairseq": fairseq_weights(length + 2, d),
+        "transformer-xl": transformer_xl_pos_emb(length, d),
+        "hf marian": hf_marian_weights(length, d),
+        "keras bfloat16 as float32": keras_sine_position_encoding(length, d, compute_dtype=torch.bfloat16).float(),
+        "noise": torch.randn(length, d, generator=torch.Generator().manual_seed(1)),
+    }
+    for name, table in tables.items():
+        if table.dtype == torch.bfloat16:  # NumPy has no bfloat16 (ml_dtypes does: tests/upstream)
+            table = table.float()
+        expected = identify_table(table)
+        array = table.numpy()
+        assert array.dtype in (np.float16, np.float32, np.float64), name
+        assert _same_match(identify_table(array), expected), name
+        read_only = array.copy()
+        read_only.setflags(write=False)
+        assert _same_match(identify_table(read_only), expected), name
+    reversed_rows = tables["paper"].numpy()[::-1]  # negative strides
+    assert _same_match(identify_table(reversed_rows), identify_table(tables["paper"].flip(0)))
+    assert identify_table(reversed_rows).descending
+    strided = sinusoidal_table(2 * length, 2 * d).numpy()[::2, :]  # a view with a row stride of two rows
+    assert _same_match(identify_table(strided), identify_table(torch.from_numpy(strided.copy())))
+
+
+def test_identify_accepts_what_numpy_asarray_takes():
+    table = sinusoidal_table(64, 16, dtype=torch.float64)
+    as_list = identify_table(table.tolist())  # nested lists: float64, as numpy.asarray reads them
+    assert _same_match(as_list, identify_table(table))
+    assert as_list.name == "paper"
+
+    class ArrayLike:  # a JAX or TensorFlow array converts itself through __array__
+        def __array__(self, dtype=None, copy=None):
+            return tensor2tensor_table(64, 16, dtype=torch.float32).numpy()
+
+    assert identify_table(ArrayLike()).name == "tensor2tensor"
+    with pytest.raises(TypeError, match=r"real floating-point numbers .* got a ndarray .* dtype int64"):
+        identify_table(np.arange(64 * 16).reshape(64, 16))
+    with pytest.raises(TypeError, match=r"got a ndarray that numpy.asarray reads as dtype complex128"):
+        identify_table(np.zeros((64, 16), dtype=np.complex128))
+    with pytest.raises(TypeError, match=r"got a NoneType that numpy.asarray reads as dtype object"):
+        identify_table(None)
+    with pytest.raises(ValueError, match=r"got a list that numpy.asarray refuses: setting an array element"):
+        identify_table([[0.0, 1.0], [0.0]])
+    with pytest.raises(ValueError, match=r"table.size\(0\) must be >= 4, got 1"):
+        identify_table([[0.0, 1.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("d", [7, 9, 65])
+def test_identify_odd_width_says_what_to_do_and_that_works(d):
+    """An odd width is refused with what to do; doing it identifies the table."""
+    for padded, name in (
+        (t2t_timing_signal(64, d), "tensor2tensor"),
+        (fairseq_weights(66, d), "tensor2tensor"),
+        (diffusers_timestep_embedding(torch.arange(64), d), "tensor2tensor"),
+        (diffusers_timestep_embedding(torch.arange(64), d, flip_sin_to_cos=True, downscale_freq_shift=0),
+         "concat-cos-first"),
+    ):  # fmt: skip
+        with pytest.raises(ValueError, match=rf"got {d}: its last column is all zeros.* pass table\[\.\.\., :-1\]$"):
+            identify_table(padded)
+        assert identify_table(padded[..., :-1]).name == name
+        assert identify_table(padded[..., :-1].numpy()).name == name
+    port, xlm = hf_marian_weights(64, d), distilbert_weights(64, d)
+    for table in (port, xlm, port.numpy()):
+        with pytest.raises(
+            ValueError,
+            match=rf"must be even .* got {d}: drop the unpaired column and pass base=base \*\* \({d - 1} / {d}\)",
+        ):
+            identify_table(table)
+    base = 10000.0 ** ((d - 1) / d)
+    kept = [j for j in range(d) if j != d // 2]
+    assert f"table[..., [j for j in range({d}) if j != {d // 2}]]" in _odd_width_error(port)
+    assert identify_table(port[..., kept], base=base).name == "concat"
+    assert identify_table(xlm[..., :-1], base=base).name == "paper"
+    assert identify_table(xlm[..., :-1].numpy(), base=base).name == "paper"
+
+
+def _odd_width_error(table):
+    with pytest.raises(ValueError) as info:
+        identify_table(table)
+    return str(info.value)

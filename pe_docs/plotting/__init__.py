@@ -26,6 +26,7 @@ from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
 from pe_docs.plotting.relative_schemes import plot_context_extension, plot_t5_buckets
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
+from pe_docs.plotting.uniqueness import plot_closest_returns
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
     plot_neighbour_similarity,
@@ -38,6 +39,7 @@ __all__ = [
     "THEMES",
     "plot_band_contributions",
     "plot_binary_vs_sinusoid",
+    "plot_closest_returns",
     "plot_context_extension",
     "plot_dtype_error",
     "plot_encoding_curve",

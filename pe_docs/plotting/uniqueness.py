@@ -1,0 +1,139 @@
+"""Figure of why rows never repeat: pair 0 turns by one radian per position and never comes back exactly."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from pe_docs._checks import check_int
+from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
+from pe_docs.uniqueness import closest_returns
+
+_FLOAT32_SPACING = 2.0**-24  # spacing of float32 numbers in [0.5, 1)
+_FLOAT32_EXACT = 2**24  # the last integer up to which float32 holds every integer
+
+
+def plot_closest_returns(
+    positions: int = 45,
+    max_offset: int = 2**24,
+    *,
+    lang: Lang = "en",
+    theme: Theme = "light",
+) -> Figure:
+    """Pair 0 of the first positions on the unit circle, and how close it ever comes back to where it started.
+
+    Left: pair 0 of positions ``0 … positions − 1`` at ``(cos p, sin p)`` (``w_0 = 1``: one radian per
+    position), coloured by position; the positions after which pair 0 comes back closer to its start than after
+    any smaller offset (``pe_docs.closest_returns``) are labelled, next to position 0. Right: for each of those
+    record offsets ``n`` up to ``max_offset``, the distance ``2·|sin(n/2)|`` between pair 0 of two rows ``n``
+    apart, on log-log axes, with the spacing of float32 numbers in ``[0.5, 1)`` (``2⁻²⁴``) and the position
+    ``2²⁴`` from which float32 no longer holds every integer.
+
+    Args:
+        positions: Number of positions drawn on the circle (``0 … positions − 1``); an integer from 2 to 1000.
+        max_offset: Largest record offset shown on the right; an integer from 2 to ``10**15``.
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with two axes.
+
+    Raises:
+        TypeError: ``positions`` or ``max_offset`` is not an integer.
+        ValueError: ``positions`` is outside ``2 … 1000``, ``max_offset`` outside ``2 … 10**15``, or a bad
+            ``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_closest_returns(positions=20, max_offset=1000)
+        >>> len(fig.axes)
+        2
+    """
+    lang, theme = check_lang_theme(lang, theme)
+    n = check_int("positions", positions, minimum=2)
+    if n > 1000:
+        raise ValueError(f"positions must be <= 1000, got {n}")
+    top = check_int("max_offset", max_offset, minimum=2)
+    if top > 10**15:
+        raise ValueError(f"max_offset must be <= 10**15, got {top}")
+    records = closest_returns(top)
+    p = np.arange(n, dtype=np.float64)
+    circle = np.linspace(0, 2 * np.pi, 200)
+    with themed(lang, theme):
+        fig, (left, right) = new_figure(8.2, 3.7, ncols=2, width_ratios=(1, 1.35))
+        left.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+        colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
+        left.scatter(np.cos(p), np.sin(p), c=colours, s=22, zorder=3)
+        shown = [0] + [r.offset for r in records if 1 < r.offset < n]
+        for j, q in enumerate(shown):
+            # the labels stand in a column right of the circle (p = 0 inside it), each linked to its point
+            place = (0.42, 0.22) if q == 0 else (1.3, 0.62 - 0.28 * (j - 1))
+            left.annotate(
+                f"p={q}",
+                (np.cos(q), np.sin(q)),
+                xytext=place,
+                fontsize=8,
+                va="center",
+                arrowprops={"arrowstyle": "-", "linewidth": 0.5, "color": CYCLE[1]},
+            )
+        left.set_aspect("equal")
+        left.set_xlim(-1.3, 1.75)
+        left.set_ylim(-1.3, 1.3)
+        left.set_xlabel("cos p")
+        left.set_ylabel("sin p")
+        left.set_title(
+            text(
+                lang,
+                en=f"pair 0 of positions 0…{n - 1}: 1 radian per step",
+                zh=f"位置 0…{n - 1} 的第 0 对：每步 1 弧度",
+            ),
+            fontsize=10,
+        )
+
+        offsets = np.array([r.offset for r in records], dtype=np.float64)
+        chords = np.array([r.chord for r in records], dtype=np.float64)
+        right.plot(
+            offsets,
+            chords,
+            "o-",
+            color=CYCLE[3],
+            markersize=4,
+            label=text(lang, en="closest return so far (pair 0)", zh="第 0 对迄今最接近起点的一次"),
+        )
+        right.axhline(
+            _FLOAT32_SPACING,
+            color=CYCLE[2],
+            linestyle="--",
+            linewidth=1,
+            label=text(lang, en="float32 spacing in [0.5, 1): 2⁻²⁴", zh="[0.5, 1) 内 float32 的间距：2⁻²⁴"),
+        )
+        right.axvline(
+            _FLOAT32_EXACT,
+            color=CYCLE[4],
+            linestyle=":",
+            linewidth=1,
+            label=text(
+                lang,
+                en=f"2²⁴ = {grouped(lang, _FLOAT32_EXACT)}: float32 positions stop being exact",
+                zh=f"2²⁴ = {grouped(lang, _FLOAT32_EXACT)}：float32 无法再精确表示位置",
+            ),
+        )
+        right.set_xscale("log")
+        right.set_yscale("log")
+        right.set_xlabel(text(lang, en="offset n (positions)", zh="偏移 n（位置数）"))
+        right.set_ylabel(text(lang, en="distance of pair 0: 2|sin(n/2)|", zh="第 0 对的距离：2|sin(n/2)|"))
+        right.set_title(
+            text(lang, en="closer than every smaller offset, never 0", zh="比所有更小的偏移都更近，但永远不是 0"),
+            fontsize=10,
+        )
+        right.set_ylim(1e-8, 4)
+        right.legend(fontsize=7, loc="upper right")
+        fig.suptitle(
+            text(
+                lang,
+                en="Pair 0 never returns to where it started, but comes ever closer",
+                zh="第 0 对永远回不到起点，但可以越来越近",
+            ),
+            fontsize=11,
+        )
+    return fig

@@ -1,0 +1,80 @@
+"""The built Chinese pages read without stray spaces.
+
+A reader sees a space wherever the HTML has one — from a source line break the build did not join, or typed.
+Chinese wants none between two Chinese characters and none next to full-width punctuation (，。：；、！？（）
+《》“”——…), whatever is on its other side; it wants one between Chinese and a Latin word, a number, code or
+math. These tests measure what the session's strict build (``site_dir`` in conftest.py) put on every Chinese
+page: every paragraph, list item, table cell, heading and summary, as a browser lays it out
+(``site_tools.cjk.rendered_blocks``). ``python -m site_tools.cjk [site]`` prints the same per page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from site_tools import cjk, pages
+
+ZH_PAGES = sorted(pages.pages("zh"))
+
+
+def built(site_dir: Path, name: str) -> str:
+    stem = name.rsplit(".", 1)[0]
+    return (site_dir / "zh" / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
+
+
+def article(html: str) -> str:
+    return html.split('<article class="md-content__inner', 1)[1].split("</article>", 1)[0]
+
+
+@pytest.mark.parametrize("name", ZH_PAGES)
+def test_no_stray_spaces_on_the_built_page(site_dir: Path, name: str) -> None:
+    found = cjk.stray_spaces(built(site_dir, name), lang="zh")
+    assert found == [], f"zh/{name}: {len(found)} stray spaces (␣), code and math shown as ▯:\n" + "\n".join(
+        map(str, found)
+    )
+
+
+@pytest.mark.parametrize("name", ZH_PAGES)
+def test_the_build_left_no_line_break_to_join(site_dir: Path, name: str) -> None:
+    """The hook joined every line break next to full-width punctuation, “ ” —— …, or between Chinese
+    characters (whatever the page's source text; a typed space is the source's)."""
+    html = article(built(site_dir, name))
+    assert cjk.wide_line_breaks(html, lang=cjk.page_lang(html)) == []
+
+
+def test_the_measure_reads_every_kind_of_text_block(site_dir: Path) -> None:
+    """The stray-space count is over real text: every page has Chinese text blocks, and the site as a whole has
+    Chinese paragraphs, list items, table cells, headings and summaries (collapsible boxes) by the hundred."""
+    kinds: dict[str, int] = {}
+    for name in ZH_PAGES:
+        blocks = [(k, text) for k, text in cjk.rendered_blocks(built(site_dir, name)) if cjk.is_chinese(text, True)]
+        assert len(blocks) >= 2, f"zh/{name}: no Chinese text measured"
+        for kind, _ in blocks:
+            kinds[re.sub(r"h[1-6]", "h", kind)] = kinds.get(re.sub(r"h[1-6]", "h", kind), 0) + 1
+    assert {"p", "li", "td", "th", "h", "summary"} <= set(kinds), kinds
+    assert kinds["p"] >= 300 and kinds["li"] >= 100 and kinds["td"] >= 30 and kinds["h"] >= 100, kinds
+
+
+def test_the_build_tells_each_page_s_language(site_dir: Path) -> None:
+    """The build's hook joins lines without being told the page's language (``cjk.page_lang``): every Chinese
+    chapter reads as Chinese, every English page as English. (The Chinese API pages read as English: their
+    docstrings are; their Chinese blocks are still Chinese to the joiner, having more Han than Latin.)"""
+    for name in ZH_PAGES:
+        expected = "en" if name.startswith("api") else "zh"
+        assert cjk.page_lang(article(built(site_dir, name))) == expected, name
+    for name in sorted(pages.pages("en")):
+        stem = name.rsplit(".", 1)[0]
+        html = (site_dir / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
+        assert cjk.page_lang(article(html)) == "en", name
+
+
+def test_english_pages_keep_their_line_breaks(site_dir: Path) -> None:
+    """The joiner leaves English alone: the line breaks between English words in the English page's
+    paragraphs are still there (each renders as the space English wants)."""
+    html = article((site_dir / "formula" / "index.html").read_text(encoding="utf-8"))
+    assert cjk.wide_line_breaks(html, lang="en") == []
+    paragraphs = re.findall(r"<p>(.*?)</p>", html, flags=re.S)
+    assert sum(len(re.findall(r"[A-Za-z,.;:]\n[A-Za-z]", p)) for p in paragraphs) >= 20
