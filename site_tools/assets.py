@@ -7,7 +7,8 @@
   the colour scheme the reader is not using hides its variant, so a first view fetches one variant of the
   figures near the top, and toggling the scheme fetches the others), sized from its SVG (the layout does not
   jump when it arrives), and names its lightbox link (the figure's text alternative and "view larger" in the
-  page's language): a link around an image has no name of its own.
+  page's language): a link around an image has no name of its own. A page without such a figure skips the
+  lightbox's script and stylesheet (:func:`has_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ def svg_size(path: Path) -> tuple[int, int] | None:
 
 def _is_figure(src: str) -> bool:
     return "figures/" in src and src.split("#", 1)[0].endswith(".svg")
+
+
+def has_lightbox(page_html: str) -> bool:
+    """Whether a page's content has an image that opens in the lightbox (mkdocs-glightbox wraps it in a link)."""
+    return 'class="glightbox"' in page_html
 
 
 def figure_links(page_html: str, page_url: str, site_dir: Path | str, *, lang: str = "en") -> str:

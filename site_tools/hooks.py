@@ -7,7 +7,8 @@
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
   in ``overrides/main.html``.
 - ``on_page_content``: remove line breaks between two Chinese characters (browsers render them as spaces),
-  and keep numbers written with a thousands space (60 611) on one line.
+  and keep numbers written with a thousands space (60 611) on one line; a page without figures does not load the
+  lightbox (``site_tools.assets.has_lightbox``).
 - ``on_config`` also gives each ``extra.alternate`` its absolute address (head links, 404 page).
 - ``on_post_page``: every page gets its math typeset by KaTeX (``site_tools.math``, one node process per build)
   and its figures loaded lazily, sized, with named lightbox links (``site_tools.assets``); notebook pages keep
@@ -70,6 +71,8 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if not assets.has_lightbox(html):  # mkdocs-glightbox then adds no script or stylesheet (70 KB) to the page
+        page.meta["glightbox"] = False
     return cjk.keep_numbers_whole(cjk.join_wide_lines(html))
 
 

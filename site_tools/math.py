@@ -124,6 +124,16 @@ class Run:
     pieces: list[Piece] = field(default_factory=list)
 
 
+@dataclass
+class _Link:
+    """An open ``<a>``: where its start tag ends, whether it holds text other than math, its formulas."""
+
+    tag_end: int
+    named: bool  # it has an aria-label already
+    text: bool = False
+    formulas: list[str] = field(default_factory=list)
+
+
 class _TextRuns(HTMLParser):
     """The text of ``<body>`` outside ignored elements, as runs of source between tags (like DOM text nodes)."""
 
@@ -135,6 +145,8 @@ class _TextRuns(HTMLParser):
         self.in_body = False
         self.run_start: int | None = None
         self.runs: list[Run] = []
+        self.links: list[_Link] = []  # open <a> elements
+        self.math_links: list[tuple[int, str]] = []  # (offset of the '>' of <a …>, its formulas) of math-only links
 
     def _offset(self) -> int:
         line, column = self.getpos()
@@ -153,9 +165,18 @@ class _TextRuns(HTMLParser):
             return
         start, end = self.run_start, self._offset()
         self.run_start = None
+        self._add_run(start, end)
+
+    def _add_run(self, start: int, end: int) -> None:
+        text = html.unescape(self.source[start:end])
         if self._ignored():
+            if self.links and text.strip():
+                self.links[-1].text = True
             return
-        pieces = split_at_delimiters(html.unescape(self.source[start:end]))
+        pieces = split_at_delimiters(text)
+        if self.links:
+            self.links[-1].text |= any(not p.math and p.text.strip() for p in pieces)
+            self.links[-1].formulas += [p.text for p in pieces if p.math]
         if any(p.math for p in pieces):
             self.runs.append(Run(start, end, pieces))
 
@@ -170,12 +191,19 @@ class _TextRuns(HTMLParser):
         classes = " " + (dict(attrs).get("class") or "") + " "
         ignored = tag in IGNORED_TAGS or any(f" {c} " in classes for c in IGNORED_CLASSES)
         self.stack.append((tag, ignored or (bool(self.stack) and self.stack[-1][1])))
+        if tag == "a":
+            end = self._offset() + len(self.get_starttag_text() or "")
+            self.links.append(_Link(end - 1, named=any(k in ("aria-label", "aria-labelledby") for k, _ in attrs)))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._boundary()
 
     def handle_endtag(self, tag: str) -> None:
         self._boundary()
+        if tag == "a" and self.links:
+            link = self.links.pop()
+            if link.formulas and not link.text and not link.named:
+                self.math_links.append((link.tag_end, " ".join(link.formulas)))
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 del self.stack[i:]
@@ -192,18 +220,19 @@ class _TextRuns(HTMLParser):
         super().close()
         if self.run_start is not None:  # text up to the end of the document
             start, self.run_start = self.run_start, None
-            if not self._ignored():
-                pieces = split_at_delimiters(html.unescape(self.source[start:]))
-                if any(p.math for p in pieces):
-                    self.runs.append(Run(start, len(self.source), pieces))
+            self._add_run(start, len(self.source))
 
 
 def find_math(page_html: str) -> list[Run]:
     """The runs of text in ``page_html`` that hold formulas, in document order."""
+    return _parse(page_html).runs
+
+
+def _parse(page_html: str) -> _TextRuns:
     parser = _TextRuns(page_html)
     parser.feed(page_html)
     parser.close()
-    return parser.runs
+    return parser
 
 
 def node_path() -> str:
@@ -275,13 +304,20 @@ def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -
     Raises:
         MathError: a formula KaTeX cannot parse.
     """
-    runs = find_math(page_html)
+    parsed = _parse(page_html)
+    runs = parsed.runs
     formulas = [(p.text, p.display) for run in runs for p in run.pieces if p.math]
     results = iter(katex.render(formulas))
     label = FORMULA_LABEL.get(lang, FORMULA_LABEL["en"])
     warnings: list[str] = []
+    # A link whose only text is math gets its formula's TeX as its name: assistive technologies (and axe-core)
+    # do not name a link from the MathML inside it.
+    names = {at: f' aria-label="{html.escape(tex, quote=True)}"' for at, tex in parsed.math_links}
     out, last = [], 0
     for run in runs:
+        for at in sorted(a for a in names if last <= a < run.start):
+            out.append(page_html[last:at] + names.pop(at))
+            last = at
         out.append(page_html[last : run.start])
         for piece in run.pieces:
             if not piece.math:
@@ -294,6 +330,9 @@ def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -
             markup = str(result["html"])
             out.append("<span>" + (_focusable(markup, label) if piece.display else markup) + "</span>")
         last = run.end
+    for at in sorted(names):
+        out.append(page_html[last:at] + names[at])
+        last = at
     out.append(page_html[last:])
     rendered = "".join(out)
     for m in _UNTYPESET.finditer(rendered):  # arithmatex marked it as math, auto-render's rules found no formula

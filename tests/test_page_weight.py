@@ -136,3 +136,16 @@ def test_notebook_styles_keep_the_rules_that_can_apply() -> None:
     )
     assert "<style>.other{color:red}</style>" in out  # a stylesheet that is not mkdocs-jupyter's is left alone
     assert assets.prune_notebook_styles("<p>no notebook</p>") == "<p>no notebook</p>"
+
+
+@pytest.mark.site
+def test_only_pages_with_figures_load_the_lightbox(site_dir: Path) -> None:
+    with_figures, without = 0, 0
+    for html in site_dir.rglob("index.html"):
+        text = html.read_text(encoding="utf-8")
+        figures = 'class="glightbox"' in text
+        assert ("glightbox.min.js" in text) == figures, html
+        assert ("glightbox.min.css" in text) == figures, html
+        with_figures += figures
+        without += not figures
+    assert with_figures and without
