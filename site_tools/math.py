@@ -129,7 +129,7 @@ class _Link:
     """An open ``<a>``: where its start tag ends, whether it holds text other than math, its formulas."""
 
     tag_end: int
-    named: bool  # it has an aria-label already
+    named: bool  # it has a name of its own already (aria-label, aria-labelledby, title)
     text: bool = False
     formulas: list[str] = field(default_factory=list)
 
@@ -193,7 +193,8 @@ class _TextRuns(HTMLParser):
         self.stack.append((tag, ignored or (bool(self.stack) and self.stack[-1][1])))
         if tag == "a":
             end = self._offset() + len(self.get_starttag_text() or "")
-            self.links.append(_Link(end - 1, named=any(k in ("aria-label", "aria-labelledby") for k, _ in attrs)))
+            named = any(k in ("aria-label", "aria-labelledby", "title") for k, _ in attrs)
+            self.links.append(_Link(end - 1, named=named))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._boundary()
@@ -310,9 +311,10 @@ def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -
     results = iter(katex.render(formulas))
     label = FORMULA_LABEL.get(lang, FORMULA_LABEL["en"])
     warnings: list[str] = []
-    # A link whose only text is math gets its formula's TeX as its name: assistive technologies (and axe-core)
-    # do not name a link from the MathML inside it.
-    names = {at: f' aria-label="{html.escape(tex, quote=True)}"' for at, tex in parsed.math_links}
+    # A link whose only text is math gets its formula's TeX as a title, which names it where the MathML inside does
+    # not (axe-core, some screen readers); a title, not an aria-label, so the name does not hide the visible text
+    # (WCAG 2.5.3) and screen readers that read MathML still read it.
+    names = {at: f' title="{html.escape(tex, quote=True)}"' for at, tex in parsed.math_links}
     out, last = [], 0
     for run in runs:
         for at in sorted(a for a in names if last <= a < run.start):

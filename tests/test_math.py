@@ -108,13 +108,13 @@ def test_close_and_restart() -> None:
     assert math.FORMULA_LABEL == {"en": "Formula", "zh": "公式"}
 
 
-def test_a_link_whose_only_text_is_math_is_named_by_its_tex(katex: Katex) -> None:
+def test_a_link_whose_only_text_is_math_is_titled_by_its_tex(katex: Katex) -> None:
     page = (
         '<body><p><a href="g.html#s"><span class="arithmatex">\\(\\sqrt{d}\\)</span></a> and '
         '<a href="g.html#t">the <span class="arithmatex">\\(t\\)</span> term</a>, '
         '<a href="x" aria-label="kept">\\(y\\)</a><a href="z"><code>z</code> \\(z\\)</a></p></body>'
     )
     out, _ = render_page(page, katex, where="a")
-    assert '<a href="g.html#s" aria-label="\\sqrt{d}"><span class="arithmatex"><span><span class="katex">' in out
+    assert '<a href="g.html#s" title="\\sqrt{d}"><span class="arithmatex"><span><span class="katex">' in out
     assert '<a href="g.html#t">the ' in out  # a link with words keeps its name from them
     assert '<a href="x" aria-label="kept">' in out and '<a href="z"><code>' in out
