@@ -2,7 +2,8 @@
 # Set up everything the site and the tests need, idempotently (fast when nothing changed):
 #   1. system packages: Chromium (browser tests) and a CJK font (Chinese in figures and pages);
 #   2. .venv/ with the pinned Python packages (requirements.txt) and pe_docs installed editable;
-#   3. node_modules/ with the pinned KaTeX (package-lock.json), served by the site itself (no CDN).
+#   3. node_modules/ with the pinned KaTeX (package-lock.json; it typesets the math at build time, and the site
+#      serves its stylesheet and fonts: no CDN) and axe-core (the accessibility checks of the browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,12 +39,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# KaTeX from the npm registry, exactly as locked.
+# KaTeX and axe-core from the npm registry, exactly as locked.
 lock_stamp=node_modules/.lock.sha256
 want_lock=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ "$(cat "$lock_stamp" 2>/dev/null)" != "$want_lock" ]; then
   command -v npm >/dev/null 2>&1 || { echo "setup: npm not found; install Node.js (apt-get install nodejs npm)" >&2; exit 1; }
-  echo "setup: installing KaTeX (npm ci)"
+  echo "setup: installing KaTeX and axe-core (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error >/dev/null
   echo "$want_lock" > "$lock_stamp"
 fi

@@ -1,20 +1,27 @@
 """Headless Chromium against the built site on loopback: a static server and a browser launcher.
 
-Used by the browser tests and by ``python -m site_tools.browser shots`` (screenshots for a human to look at).
+Used by the browser tests, by ``python -m site_tools.browser shots`` (screenshots for a human to look at) and by
+``python -m site_tools.browser measure`` (per page: first-view bytes and requests on a phone, axe-core's serious
+violations, first contentful paint under Slow 4G).
 Playwright drives Debian's Chromium (``/usr/bin/chromium``); Playwright's own browser download is not used.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import dataclasses
 import functools
 import http.server
 import os
 import shutil
 import socketserver
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
@@ -66,19 +73,29 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class _Server(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True  # a named port can be served again right after the previous server stopped
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser closed before the answer was sent
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
-def serve_site(root: Path = SITE_DIR, prefix: str = "/") -> Iterator[str]:
+def serve_site(root: Path = SITE_DIR, prefix: str = "/", port: int = 0) -> Iterator[str]:
     """Serve ``root`` on 127.0.0.1 (a free port) under the URL path ``prefix``, in a thread; yield the base URL.
 
     Like a static host (GitHub Pages): ``<base>x/`` serves ``root/x/index.html``, a folder without its trailing
     slash is redirected, and any missing address gets ``root/404.html`` with status 404. ``root`` may be filled
     after the server starts (files are read per request), so a site can be built for the yielded address.
+    ``port`` 0 picks a free port; name one to serve a site built for that address.
     """
     if not prefix.startswith("/") or not prefix.endswith("/"):
         raise ValueError(f"prefix must start and end with '/', got {prefix!r}")
     handler_class = type("Handler", (_PagesHandler,), {"prefix": prefix})
     handler = functools.partial(handler_class, directory=str(root))
-    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as httpd:
+    with _Server(("127.0.0.1", port), handler) as httpd:
         thread = threading.Thread(target=httpd.serve_forever, daemon=True)
         thread.start()
         try:
@@ -87,20 +104,201 @@ def serve_site(root: Path = SITE_DIR, prefix: str = "/") -> Iterator[str]:
             httpd.shutdown()
 
 
-@contextlib.contextmanager
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
+_SHARED: list[Any] = []  # [playwright, browser] once started
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+
+def _stop_shared() -> None:
+    if _SHARED:
+        playwright, chromium = _SHARED
+        _SHARED.clear()
+        with contextlib.suppress(Exception):  # the driver may already be gone at interpreter exit
+            chromium.close()
+            playwright.stop()
+
+
+def shared_browser() -> Any:
+    """The process's headless Chromium, started on first use and closed when the process exits.
+
+    Playwright's sync API runs one driver per thread (a second ``sync_playwright()`` in the same thread fails), and
+    starting Chromium takes a second: every caller in a process (a pytest-xdist worker runs all its browser tests in
+    one) shares this browser and opens its own contexts in it.
+    """
+    if not _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        _SHARED.extend([playwright, playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)])
+        atexit.register(_stop_shared)
+    return _SHARED[1]
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[Any]:
+    """The process's shared headless Chromium (:func:`shared_browser`), as a context manager; it stays open."""
+    yield shared_browser()
 
 
 PHONE = {"width": 390, "height": 844}  # a common phone's CSS viewport (iPhone 12-15)
 DESKTOP = {"width": 1280, "height": 900}
+
+# ---- a page's first view: what it downloads, how soon it paints, what axe-core finds ---------------------------
+
+# What a page may download for its first view on a phone (PHONE, either colour scheme): every request until the
+# network is idle after the load event, counted as uncompressed bytes (a static host may compress; a metered
+# phone pays for what arrives, but the budget must not depend on the host).
+PAGE_BUDGET = 1_200_000
+# Chrome DevTools' "Slow 4G" preset (front_end/core/sdk/NetworkManager.ts, Slow4GConditions): 1.6 Mbit/s down
+# and 750 kbit/s up, each times 0.9, and 150 ms times 3.75 of latency.
+SLOW_4G = {"offline": False, "latency": 562.5, "downloadThroughput": 180_000, "uploadThroughput": 84_375}
+# axe-core, from npm (package.json), and the WCAG 2.0 / 2.1 level A and AA rules the site must pass.
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+SERIOUS = ("serious", "critical")
+
+
+# The network counts as idle when no request has been in flight for this long (Playwright's "networkidle" uses
+# 500 ms too, but counts from the start of the navigation, not from the load event: under load a large page can
+# still be parsing when it fires).
+QUIET_MS = 500
+
+
+@dataclasses.dataclass
+class FirstView:
+    """One page opened in a fresh browser context (empty cache), recorded from the first request on."""
+
+    url: str
+    page: Any
+    site: str  # requests that do not start with this address leave the site
+    requests: list[Any] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    in_flight: set[Any] = dataclasses.field(default_factory=set)
+    last_activity: float = 0.0
+
+    def _started(self, request: Any) -> None:
+        self.requests.append(request)
+        self.in_flight.add(request)
+        self.last_activity = time.monotonic()
+
+    def _ended(self, request: Any) -> None:
+        self.in_flight.discard(request)
+        self.last_activity = time.monotonic()
+
+    def wait_until_idle(self, quiet_ms: int = QUIET_MS, timeout_ms: int = 60_000) -> None:
+        """Wait for the load event, then until no request has been in flight for ``quiet_ms``."""
+        self.page.wait_for_load_state("load", timeout=timeout_ms)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while self.in_flight or time.monotonic() - self.last_activity < quiet_ms / 1000:
+            if time.monotonic() > deadline:
+                pending = [r.url for r in self.in_flight]
+                raise TimeoutError(f"{self.url}: the network was not idle after {timeout_ms} ms: {pending}")
+            self.page.wait_for_timeout(25)  # lets Playwright deliver the request events it has received
+
+    @property
+    def offsite(self) -> list[str]:
+        return [r.url for r in self.requests if not r.url.startswith((self.site, "data:", "blob:"))]
+
+    def downloads(self) -> list[tuple[str, int]]:
+        """Every network request so far and the uncompressed size of its response body (0 if it had none)."""
+        out = []
+        for request in self.requests:
+            if request.url.startswith(("data:", "blob:")):
+                continue  # part of a file already counted
+            size = 0
+            response = request.response()
+            if response is not None:
+                with contextlib.suppress(Exception):  # a failed or aborted request: nothing arrived
+                    size = len(response.body())
+            out.append((request.url, size))
+        return out
+
+    def weight(self) -> int:
+        return sum(size for _, size in self.downloads())
+
+    def wait_until_rendered(self) -> None:
+        """Wait until the page's scripts have run: the document is complete, the explorer (if any) has drawn, and
+        two frames have been rendered since (ResizeObserver callbacks, such as scrollers.js's, have run)."""
+        self.page.wait_for_function(
+            """() => document.readyState === 'complete'
+                     && [...document.querySelectorAll('.pe-explorer')].every(e => e.dataset.state)"""
+        )
+        self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+    def first_contentful_paint(self) -> float | None:
+        """Milliseconds from navigation to the first contentful paint, as the page's Performance API has it."""
+        return self.page.evaluate(
+            "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
+        )
+
+    def axe(self, tags: tuple[str, ...] = AXE_TAGS) -> list[dict[str, Any]]:
+        """axe-core's violations of the rules tagged ``tags`` on the page as it is now."""
+        if not self.page.evaluate("() => typeof window.axe === 'object'"):
+            self.page.add_script_tag(content=_axe_source())  # inline: no request
+        return self.page.evaluate(
+            """async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags}, iframes: false,
+                                                      resultTypes: ['violations']})).violations
+               .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                           nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 200),
+                                                     summary: n.failureSummary}))}))""",
+            list(tags),
+        )
+
+
+@functools.cache
+def _axe_source() -> str:
+    if not AXE_JS.is_file():
+        raise FileNotFoundError(f"axe-core not found at {AXE_JS}; run `make setup` (it runs `npm ci`)")
+    return AXE_JS.read_text(encoding="utf-8")
+
+
+@contextlib.contextmanager
+def first_view(
+    chromium: Any,
+    url: str,
+    *,
+    site: str,
+    scheme: str = "light",
+    viewport: dict[str, int] | None = None,
+    throttle: dict[str, Any] | None = None,
+    settle: bool = True,
+    **context: Any,
+) -> Iterator[FirstView]:
+    """Open ``url`` in a new context of ``chromium`` (``scheme``: the reader's preferred colour scheme; ``viewport``
+    defaults to :data:`PHONE`; ``context``: more options of the browser context) and wait for the load event and,
+    with ``settle``, until the network is idle (else call :meth:`FirstView.wait_until_idle` before counting the
+    downloads); yield the recorded view, close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`:
+    network conditions to emulate), wait only for the first contentful paint."""
+    ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **context)
+    try:
+        page = ctx.new_page()
+        view = FirstView(url=url, page=page, site=site)
+        page.on("request", lambda r: view._started(r))
+        page.on("requestfinished", lambda r: view._ended(r))
+        page.on("requestfailed", lambda r: view._ended(r))
+        page.on("console", lambda m: view.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: view.errors.append(f"pageerror: {e}"))
+        if throttle:
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", throttle)
+        if throttle:  # only the first paint is wanted: do not wait for the rest of the page
+            page.goto(url, wait_until="commit", timeout=120_000)
+            page.wait_for_function(
+                "() => performance.getEntriesByName('first-contentful-paint').length > 0", timeout=120_000
+            )
+        else:
+            page.goto(url, wait_until="load")
+            if settle:
+                view.wait_until_idle()
+        yield view
+    finally:
+        ctx.close()
+
+
+def site_paths(site_dir: Path = SITE_DIR) -> list[str]:
+    """The address of every page of a built site relative to its root (``""``, ``formula/``, ``zh/formula/``…):
+    the folders holding an ``index.html``."""
+    paths = [html.parent.relative_to(site_dir).as_posix() + "/" for html in site_dir.rglob("index.html")]
+    return sorted("" if p == "./" else p for p in paths)
 
 
 def screenshots(
@@ -113,34 +311,111 @@ def screenshots(
     """Full-page PNGs of ``paths`` (relative URLs such as ``formula/`` or ``zh/formula/``) per colour scheme.
 
     ``viewport`` defaults to a desktop window (:data:`DESKTOP`); pass :data:`PHONE` for a phone. File names end
-    in ``.<scheme>.<width>.png``.
+    in ``.<scheme>.<width>.png``. Figures load lazily on the site; here every figure of the scheme is loaded first.
     """
     viewport = viewport or DESKTOP
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     with serve_site(site_dir) as base, browser() as b:
         for scheme in schemes:
-            ctx = b.new_context(color_scheme=scheme, viewport=viewport)  # type: ignore[attr-defined]
-            page = ctx.new_page()
             for path in paths:
-                page.goto(base + path, wait_until="networkidle")
-                page.wait_for_timeout(300)
-                name = (path.strip("/").replace("/", "_") or "home") + f".{scheme}.{viewport['width']}.png"
-                page.screenshot(path=str(out_dir / name), full_page=True)
-                written.append(out_dir / name)
-            ctx.close()
+                with first_view(b, base + path, site=base, scheme=scheme, viewport=viewport) as view:
+                    load_all_images(view.page)
+                    name = (path.strip("/").replace("/", "_") or "home") + f".{scheme}.{viewport['width']}.png"
+                    view.page.screenshot(path=str(out_dir / name), full_page=True)
+                    written.append(out_dir / name)
     return written
+
+
+def load_all_images(page: Any, timeout_ms: int = 30_000) -> None:
+    """Load every image of the page now (lazy ones too) and wait until each shown one is decoded, and the fonts."""
+    page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    page.wait_for_function(
+        """() => [...document.images].every(i => i.offsetParent === null || (i.complete && i.naturalWidth > 0))
+                 && document.fonts.status === 'loaded'""",
+        timeout=timeout_ms,
+    )
+
+
+def measure(
+    site_dir: Path,
+    paths: list[str],
+    *,
+    port: int = 0,
+    schemes: tuple[str, ...] = ("light", "dark"),
+    throttled: bool = True,
+    axe: bool = True,
+) -> list[dict[str, Any]]:
+    """Per page of a built site: its first view's bytes and requests on a phone in each colour scheme, the
+    serious and critical axe violations (counted per element) in each, and the first contentful paint under
+    :data:`SLOW_4G` (light scheme). ``port``: serve on this port (a site built for ``http://127.0.0.1:<port>/``).
+    """
+    rows = []
+    with serve_site(site_dir, port=port) as base, browser() as chromium:
+        for path in paths:
+            row: dict[str, Any] = {"path": path}
+            for scheme in schemes:
+                with first_view(chromium, base + path, site=base, scheme=scheme) as view:
+                    downloads = view.downloads()
+                    row[scheme] = {"bytes": sum(n for _, n in downloads), "requests": len(downloads)}
+                    row[scheme]["files"] = sorted(downloads, key=lambda d: -d[1])
+                    row[scheme]["errors"] = view.errors + [f"off the site: {u}" for u in view.offsite]
+                    if axe:
+                        found = [v for v in view.axe() if v["impact"] in SERIOUS]
+                        row[scheme]["axe"] = {v["id"]: len(v["nodes"]) for v in found}
+            if throttled:
+                with first_view(chromium, base + path, site=base, throttle=SLOW_4G) as view:
+                    row["fcp_slow_4g"] = view.first_contentful_paint()
+            rows.append(row)
+            print(_row_text(row), flush=True)
+    return rows
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    parts = [f"{row['path'] or '(home)':<24}"]
+    for scheme in ("light", "dark"):
+        if scheme in row:
+            r = row[scheme]
+            axe = sum(r.get("axe", {}).values())
+            parts.append(f"{scheme}: {r['bytes'] / 1e6:5.2f} MB {r['requests']:3d} req, axe {axe:4d}")
+    if row.get("fcp_slow_4g") is not None:
+        parts.append(f"FCP slow 4G {row['fcp_slow_4g'] / 1000:5.2f} s")
+    return " | ".join(parts)
 
 
 if __name__ == "__main__":
     import argparse
+    import json
 
-    parser = argparse.ArgumentParser(prog="python -m site_tools.browser", description="screenshots of the built site")
-    parser.add_argument("out", nargs="?", type=Path, default=ROOT / ".cache" / "screenshots")
-    parser.add_argument("paths", nargs="*", default=["", "formula/", "zh/", "zh/formula/"])
-    parser.add_argument("--phone", action="store_true", help=f"{PHONE['width']} px wide instead of a desktop window")
-    parser.add_argument("--scheme", choices=["light", "dark"], action="append", help="only this colour scheme")
+    parser = argparse.ArgumentParser(prog="python -m site_tools.browser", description="look at the built site")
+    commands = parser.add_subparsers(dest="command", required=True)
+    shots = commands.add_parser("shots", help="full-page screenshots")
+    shots.add_argument("out", nargs="?", type=Path, default=ROOT / ".cache" / "screenshots")
+    shots.add_argument("paths", nargs="*", default=["", "formula/", "zh/", "zh/formula/"])
+    shots.add_argument("--phone", action="store_true", help=f"{PHONE['width']} px wide instead of a desktop window")
+    shots.add_argument("--scheme", choices=["light", "dark"], action="append", help="only this colour scheme")
+    shots.add_argument("--site", type=Path, default=SITE_DIR, help="the built site (default: site/)")
+    weigh = commands.add_parser(
+        "measure", help="per page: first-view bytes and requests on a phone, axe violations, FCP under Slow 4G"
+    )
+    weigh.add_argument("paths", nargs="*", help="pages (default: every page of the site)")
+    weigh.add_argument("--site", type=Path, default=SITE_DIR, help="the built site (default: site/)")
+    weigh.add_argument("--port", type=int, default=0, help="serve on this port (the site's address)")
+    weigh.add_argument("--no-fcp", action="store_true", help="skip the throttled load")
+    weigh.add_argument("--no-axe", action="store_true", help="skip axe-core")
+    weigh.add_argument("--json", type=Path, help="also write the measurements here")
     args = parser.parse_args()
-    schemes = tuple(args.scheme) if args.scheme else ("light", "dark")
-    for p in screenshots(args.out, args.paths, schemes, PHONE if args.phone else DESKTOP):
-        print(p)
+    if args.command == "shots":
+        schemes = tuple(args.scheme) if args.scheme else ("light", "dark")
+        for p in screenshots(args.out, args.paths, schemes, PHONE if args.phone else DESKTOP, args.site):
+            print(p)
+    else:
+        rows = measure(
+            args.site,
+            args.paths or site_paths(args.site),
+            port=args.port,
+            throttled=not args.no_fcp,
+            axe=not args.no_axe,
+        )
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")

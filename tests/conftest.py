@@ -48,6 +48,11 @@ from site_tools.browser import serve_site
 os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The upstream tier runs in its own environment with its own ini file (make test-upstream). Left out here before
+# its conftest.py is imported: both would be the module ``conftest``, and ``from conftest import …`` in the tests
+# below would find the wrong one.
+collect_ignore = ["upstream"]
 TEST_PREFIX = "/pe-docs-test/"
 NOTEBOOK_TEST = "test_notebook_runs_top_to_bottom"
 _RUN = pytest.StashKey[dict[str, Any]]()
@@ -409,7 +414,7 @@ def release_site(release_copy: dict[str, Any], built_site: dict[str, object]) ->
 
 # What the checks and the build read; a scratch copy of these is a repository the tests may change freely.
 SCRATCH_DIRS = ("docs", "templates", "site_tools", "pe_docs", "tests", "overrides")
-SCRATCH_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml", "Makefile")
+SCRATCH_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml", "Makefile", "requirements-upstream.txt")
 
 
 def make_scratch_repo(dest: Path) -> Path:

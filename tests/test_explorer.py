@@ -38,7 +38,7 @@ import pytest
 import torch
 
 from pe_docs import inverse_frequencies, neighbour_similarity, sinusoidal_table, wavelengths
-from site_tools.browser import browser, serve_site
+from site_tools.browser import serve_site, shared_browser
 
 pytestmark = pytest.mark.browser
 
@@ -83,9 +83,8 @@ def base_url(site_dir: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    with browser() as b:
-        yield b
+def chromium() -> object:
+    return shared_browser()  # one Chromium per process, shared with the other browser tests
 
 
 class Visit:
@@ -100,7 +99,7 @@ class Visit:
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.goto(base_url + path, wait_until="networkidle")
+        self.page.goto(base_url + path, wait_until="load")
         self.page.wait_for_selector(".pe-explorer[data-state]")
 
     def close(self) -> None:

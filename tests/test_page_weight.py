@@ -1,0 +1,151 @@
+"""What a page costs a reader's phone: the measurement, and the build steps that keep pages light.
+
+``tests/test_browser.py`` holds every page of the built site to ``PAGE_BUDGET`` (its first view on a phone, in each
+colour scheme). Here: the measurement counts what a page really downloads (a synthetic page with a known size for
+each of its requests), so a page that grows past the budget fails; figures are lazy, sized and named
+(``site_tools.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it
+(``site_tools.assets.prune_notebook_styles``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_tools import assets
+from site_tools.browser import PAGE_BUDGET, first_view, serve_site, shared_browser
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">{pad}</svg>'
+
+
+def _svg(path: Path, size: int, w: float = 300, h: float = 150) -> None:
+    head = SVG.format(w=w, h=h, pad="")
+    path.write_text(SVG.format(w=w, h=h, pad="<!--" + "x" * (size - len(head) - 7) + "-->"), encoding="utf-8")
+    assert path.stat().st_size == size
+
+
+@pytest.mark.browser
+def test_first_view_counts_every_request_and_nothing_more(tmp_path: Path) -> None:
+    """Every request until the network is idle after load (one started by a timer after load, one by a worker),
+    uncompressed; not a lazy image far below the fold, nor one hidden with display:none."""
+    (tmp_path / "figures").mkdir()
+    _svg(tmp_path / "figures/top.svg", 20_000)
+    _svg(tmp_path / "figures/far.svg", 30_000)
+    _svg(tmp_path / "figures/hidden.svg", 40_000)
+    (tmp_path / "late.json").write_text('{"x": "' + "y" * 5_000 + '"}', encoding="utf-8")
+    (tmp_path / "worker.js").write_text("fetch('worker.json');\n", encoding="utf-8")
+    (tmp_path / "worker.json").write_text("[" + "1," * 3_000 + "1]", encoding="utf-8")
+    (tmp_path / "index.html").write_text(
+        """<!doctype html><html><head><meta charset="utf-8"><title>t</title></head><body>
+        <img src="figures/top.svg" alt="top">
+        <img src="figures/hidden.svg" alt="hidden" loading="lazy" style="display:none">
+        <div style="height: 20000px"></div>
+        <img src="figures/far.svg" alt="far" loading="lazy" width="400" height="200">
+        <script>
+          addEventListener('load', () => setTimeout(() => fetch('late.json'), 150));
+          new Worker('worker.js');
+        </script></body></html>""",
+        encoding="utf-8",
+    )
+    expected = {
+        "": (tmp_path / "index.html").stat().st_size,
+        "figures/top.svg": 20_000,
+        "late.json": (tmp_path / "late.json").stat().st_size,
+        "worker.js": (tmp_path / "worker.js").stat().st_size,
+        "worker.json": (tmp_path / "worker.json").stat().st_size,
+    }
+    with serve_site(tmp_path) as base, first_view(shared_browser(), base, site=base) as view:
+        downloads = {url.removeprefix(base): size for url, size in view.downloads() if not url.endswith("favicon.ico")}
+        assert downloads == expected
+        assert view.weight() == sum(expected.values()) + sum(
+            size for url, size in view.downloads() if url.endswith("favicon.ico")
+        )
+
+
+@pytest.mark.browser
+def test_a_page_past_the_budget_is_over_it(tmp_path: Path) -> None:
+    """The per-page budget check in test_browser.py sees a page that grows: one more large figure near the top."""
+    (tmp_path / "figures").mkdir()
+    _svg(tmp_path / "figures/big.svg", PAGE_BUDGET)
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><html><body><img src="figures/big.svg" alt="a big figure" loading="lazy"></body></html>',
+        encoding="utf-8",
+    )
+    with serve_site(tmp_path) as base, first_view(shared_browser(), base, site=base) as view:
+        assert view.weight() > PAGE_BUDGET
+
+
+def test_figures_are_lazy_sized_and_their_links_named(tmp_path: Path) -> None:
+    (tmp_path / "figures").mkdir()
+    _svg(tmp_path / "figures/heatmap.light.svg", 1_000, w=504, h=302.4)
+    page = (
+        '<p><a class="glightbox" data-type="image" href="../figures/heatmap.light.svg#only-light">'
+        '<img alt="Heatmap &amp; more" src="../figures/heatmap.light.svg#only-light"></a>'
+        '<img alt="not a figure" src="../assets/logo.png"></p>'
+    )
+    out = assets.figure_links(page, "formula/", tmp_path, lang="zh")
+    assert 'aria-label="Heatmap &amp; more（查看大图）"' in out
+    # 504 pt × 302.4 pt is 672 × 403.2 CSS pixels
+    assert (
+        '<img alt="Heatmap &amp; more" src="../figures/heatmap.light.svg#only-light" loading="lazy" decoding="async"'
+        ' width="672" height="403">' in out
+    )
+    assert '<img alt="not a figure" src="../assets/logo.png">' in out
+    assert assets.figure_links(out, "formula/", tmp_path, lang="zh") == out  # done once
+    en = assets.figure_links(page, "formula/", tmp_path, lang="en")
+    assert 'aria-label="Heatmap &amp; more (view larger)"' in en
+
+
+def test_svg_size_in_pixels(tmp_path: Path) -> None:
+    _svg(tmp_path / "a.svg", 500, w=460.8, h=345.6)
+    assert assets.svg_size(tmp_path / "a.svg") == (614, 461)
+    assert assets.svg_size(tmp_path / "missing.svg") is None
+
+
+NOTEBOOK = """<html><body data-md-color-scheme="default"><style>
+.jupyter-wrapper{--v: 1}
+/* a comment */
+.jupyter-wrapper .jp-Cell{color:red}
+.jupyter-wrapper .jp-Toolbar{color:blue}
+.jupyter-wrapper .jp-Cell:hover,.jupyter-wrapper .lm-Menu{color:green}
+.jupyter-wrapper .jp-Cell::before{content:"}"}
+[data-md-color-scheme=slate] .jupyter-wrapper{--v: 2}
+.jupyter-wrapper .md-typeset__scrollwrap{margin:0}
+@media (max-width: 10px){.jupyter-wrapper .jp-Cell{color:pink}.jupyter-wrapper .jp-Dialog{color:gray}}
+@media print{.jupyter-wrapper .jp-Dialog{color:gray}}
+@font-face{font-family:X;src:url(x.woff2)}
+.jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-Prompt{opacity:.5}
+</style><div class="jupyter-wrapper"><div class="jp-Cell"><div class="jp-Prompt">In</div></div></div>
+<style>.other{color:red}</style></body></html>"""
+
+
+def test_notebook_styles_keep_the_rules_that_can_apply() -> None:
+    out = assets.prune_notebook_styles(NOTEBOOK)
+    css = out.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert css == (
+        ".jupyter-wrapper{--v: 1}"
+        ".jupyter-wrapper .jp-Cell{color:red}"
+        ".jupyter-wrapper .jp-Cell:hover,.jupyter-wrapper .lm-Menu{color:green}"  # :hover is the reader's action
+        '.jupyter-wrapper .jp-Cell::before{content:"}"}'
+        "[data-md-color-scheme=slate] .jupyter-wrapper{--v: 2}"  # Material sets the scheme in the browser
+        ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"  # and wraps tables
+        "@media (max-width: 10px){.jupyter-wrapper .jp-Cell{color:pink}}"
+        "@font-face{font-family:X;src:url(x.woff2)}"
+        ".jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-Prompt{opacity:.5}"
+    )
+    assert "<style>.other{color:red}</style>" in out  # a stylesheet that is not mkdocs-jupyter's is left alone
+    assert assets.prune_notebook_styles("<p>no notebook</p>") == "<p>no notebook</p>"
+
+
+@pytest.mark.site
+def test_only_pages_with_figures_load_the_lightbox(site_dir: Path) -> None:
+    with_figures, without = 0, 0
+    for html in site_dir.rglob("index.html"):
+        text = html.read_text(encoding="utf-8")
+        figures = 'class="glightbox"' in text
+        assert ("glightbox.min.js" in text) == figures, html
+        assert ("glightbox.min.css" in text) == figures, html
+        with_figures += figures
+        without += not figures
+    assert with_figures and without
