@@ -154,6 +154,10 @@ SLOW_4G = {"offline": False, "latency": 562.5, "downloadThroughput": 180_000, "u
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 SERIOUS = ("serious", "critical")
+# The rules of AXE_TAGS whose outcome depends on colours: all that changes between the light and the dark scheme
+# (Material's schemes differ only in the CSS colour variables; the document is the same). The second scheme of a
+# page is checked against these.
+AXE_COLOUR_RULES = ("color-contrast", "link-in-text-block")
 
 
 # The network counts as idle when no request has been in flight for this long (Playwright's "networkidle" uses
@@ -229,17 +233,19 @@ class FirstView:
             "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
         )
 
-    def axe(self, tags: tuple[str, ...] = AXE_TAGS) -> list[dict[str, Any]]:
-        """axe-core's violations of the rules tagged ``tags`` on the page as it is now."""
+    def axe(self, tags: tuple[str, ...] = AXE_TAGS, rules: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """axe-core's violations of the rules tagged ``tags`` (or of the rules named in ``rules``) on the page as it
+        is now."""
         if not self.page.evaluate("() => typeof window.axe === 'object'"):
             self.page.add_script_tag(content=_axe_source())  # inline: no request
+        only = {"type": "rule", "values": list(rules)} if rules else {"type": "tag", "values": list(tags)}
         return self.page.evaluate(
-            """async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags}, iframes: false,
-                                                      resultTypes: ['violations']})).violations
+            """async only => (await axe.run(document, {runOnly: only, iframes: false,
+                                                       resultTypes: ['violations']})).violations
                .map(v => ({id: v.id, impact: v.impact, help: v.help,
                            nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 200),
                                                      summary: n.failureSummary}))}))""",
-            list(tags),
+            only,
         )
 
 

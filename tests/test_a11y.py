@@ -116,3 +116,21 @@ def test_display_formulas_are_named_focusable_regions_with_mathml(pages: dict) -
                     problems.append(f"{path}: a display formula is not a focusable region named {label!r}: {attrs}")
     assert displays, "no display formulas found"
     assert not problems, "\n".join(problems[:20])
+
+
+def test_the_dark_scheme_is_checked_against_every_colour_rule() -> None:
+    """tests/test_browser.py checks a page's dark scheme against ``AXE_COLOUR_RULES`` only (the document is the
+    same in both schemes): that list is every rule of the WCAG tags that axe-core itself files under colour, so an
+    axe-core upgrade that adds one fails here until the list takes it."""
+    import json
+    import subprocess
+
+    from site_tools.browser import AXE_COLOUR_RULES, AXE_JS, AXE_TAGS
+
+    script = (
+        f"const axe = require({json.dumps(str(AXE_JS.parent))});"
+        f"console.log(JSON.stringify(axe.getRules({json.dumps(list(AXE_TAGS))})"
+        ".filter(r => r.tags.includes('cat.color')).map(r => r.ruleId)))"
+    )
+    listed = json.loads(subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout)
+    assert sorted(listed) == sorted(AXE_COLOUR_RULES)

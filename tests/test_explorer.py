@@ -147,6 +147,15 @@ def visit(chromium: object, base_url: str) -> Iterator[object]:
         v.close()
 
 
+@pytest.fixture(scope="module")
+def formula_page(chromium: object, base_url: str) -> Iterator[object]:
+    """One visit of the formula page for the tests that only call the explorer's functions (``window.peDocs``):
+    loading the page again for each call would only repeat the load."""
+    v = Visit(chromium, base_url, "formula/")
+    yield v.page
+    v.close()
+
+
 # ---- the computation, against pe_docs ------------------------------------------------------------------------
 
 TABLE_JS = """([n, d, b]) => {
@@ -168,8 +177,8 @@ def js_table(page: object, n: int, d: int, b: float) -> np.ndarray:
     return np.frombuffer(base64.b64decode(out["b64"]), dtype="<f8").reshape(n, d)
 
 
-def test_table_matches_pe_docs_float64(visit: object) -> None:
-    page = visit("formula/").page
+def test_table_matches_pe_docs_float64(formula_page: object) -> None:
+    page = formula_page
     used = 0.0
     for n in (1, 7, 100, 2048):
         for d in (2, 6, 128, 1024):
@@ -213,8 +222,8 @@ BAD_ARGUMENTS = [
 
 
 @pytest.mark.parametrize(("n", "d", "b"), BAD_ARGUMENTS, ids=str)
-def test_bad_arguments_throw_pe_docs_messages(visit: object, n: float, d: float, b: float) -> None:
-    page = visit("formula/").page
+def test_bad_arguments_throw_pe_docs_messages(formula_page: object, n: float, d: float, b: float) -> None:
+    page = formula_page
     thrown = page.evaluate(
         """([n, d, b]) => { try { window.peDocs.sinusoidalTable(n, d, b); return null; }
                            catch (e) { return [e.name, e.message, e.argument, e instanceof Error]; } }""",

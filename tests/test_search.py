@@ -54,27 +54,38 @@ RESULT_PAGES_JS = """() => [...document.querySelectorAll('li.md-search-result__i
   .map(li => li.querySelector('a')).filter(Boolean).map(a => a.href)"""
 
 
+_OPEN: dict[str, object] = {}  # language root -> a page with its search index loaded, reused by every query
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     with browser() as b:
         yield b
+        for page in _OPEN.values():
+            page.context.close()  # type: ignore[attr-defined]
+        _OPEN.clear()
 
 
 def search_pages(chromium: object, base: str, lang: str, query: str) -> list[str]:
-    """The pages Material's search box lists for ``query``, in order (``index`` for the home page)."""
+    """The pages Material's search box lists for ``query``, in order (``index`` for the home page).
+
+    One page per language is opened and its index loaded once; each query empties the box (the result list
+    empties with it), then types the query and reads the list Material draws for it."""
     root = base + ("zh/" if lang == "zh" else "")
-    ctx = chromium.new_context()  # type: ignore[attr-defined]
-    try:
-        page = ctx.new_page()
-        page.goto(root, wait_until="networkidle")
-        box = page.locator("input.md-search__input")
-        box.click()
-        box.fill(query)
-        box.press("End")  # Material searches on keyup; filling Chinese text sends none
-        page.wait_for_selector(".md-search-result__item a", timeout=10_000)
-        hrefs = page.evaluate(RESULT_PAGES_JS)
-    finally:
-        ctx.close()
+    if root not in _OPEN:
+        ctx = chromium.new_context()  # type: ignore[attr-defined]
+        _OPEN[root] = ctx.new_page()
+        _OPEN[root].goto(root, wait_until="networkidle")  # type: ignore[attr-defined]
+    page = _OPEN[root]
+    box = page.locator("input.md-search__input")  # type: ignore[attr-defined]
+    box.click()
+    box.fill("")
+    box.press("End")  # Material searches on keyup; filling Chinese text sends none
+    page.wait_for_function("() => !document.querySelector('.md-search-result__item')")  # type: ignore[attr-defined]
+    box.fill(query)
+    box.press("End")
+    page.wait_for_selector(".md-search-result__item a", timeout=10_000)  # type: ignore[attr-defined]
+    hrefs = page.evaluate(RESULT_PAGES_JS)  # type: ignore[attr-defined]
     pages: list[str] = []
     for href in hrefs:
         assert href.startswith(root), f"{query!r} in {lang} listed {href}, outside {root}"
