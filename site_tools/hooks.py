@@ -74,7 +74,7 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if not assets.has_lightbox(html):  # mkdocs-glightbox then adds no script or stylesheet (70 KB) to the page
         page.meta["glightbox"] = False
-    html = cjk.keep_numbers_whole(cjk.join_wide_lines(html))
+    html = cjk.keep_numbers_whole(cjk.join_wide_lines(html, lang=config.theme["language"]))
     # the torch a chapter's blocks ran with (a chapter has a notebook), and the versions its claims are checked against
     chapter = getattr(page, "notebook_url", None) is not None
     return versions.add_version_line(html, page.meta, chapter=chapter, lang=config.theme["language"])

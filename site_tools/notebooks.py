@@ -321,7 +321,7 @@ def convert_prose(text: str, site: Site, src_uri: str) -> str:
         return f"\x00{len(kept) - 1}\x00"
 
     text = _PROTECTED.sub(keep, _COMMENT.sub("", text))
-    text = cjk.join_wide_text(_rewrite_links(text, site, src_uri))
+    text = cjk.join_wide_text(_rewrite_links(text, site, src_uri), lang=site.lang)
     text = "\n".join(_HEADING_ATTRS.sub(r"\1", line) for line in text.split("\n"))
     return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
 

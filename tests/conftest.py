@@ -233,6 +233,9 @@ def _mentions(value: object, names: set[str]) -> bool:
     return False
 
 
+SITE_FIXTURES = {"built_site", "site_dir", "site_base"}  # a test using one of these needs the built site
+
+
 def page_tests(items: list[pytest.Item], slug: str) -> list[pytest.Item]:
     """The tests of one page: its blocks and every test parametrised by it, except those needing the built site."""
     slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
@@ -244,7 +247,8 @@ def page_tests(items: list[pytest.Item], slug: str) -> list[pytest.Item]:
             keep.append(item)
             continue
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if any(_mentions(v, names) for v in params.values()) and not item.get_closest_marker("site"):
+        needs_site = item.get_closest_marker("site") or SITE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if any(_mentions(v, names) for v in params.values()) and not needs_site:
             keep.append(item)
     return keep
 

@@ -17,6 +17,8 @@ import pytest
 
 from site_tools import cjk, pages
 
+pytestmark = pytest.mark.site  # measures the session's build
+
 ZH_PAGES = sorted(pages.pages("zh"))
 
 
