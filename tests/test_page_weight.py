@@ -149,3 +149,15 @@ def test_only_pages_with_figures_load_the_lightbox(site_dir: Path) -> None:
         with_figures += figures
         without += not figures
     assert with_figures and without
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_contributing_states_the_budget_the_tests_hold_pages_to(lang: str) -> None:
+    """The Contributing page quotes the phone budget and width (its front matter names them as quoted): they are
+    the values the browser tests use."""
+    from site_tools import pages
+    from site_tools.browser import PHONE
+
+    text = (pages.DOCS / lang / "contributing.md").read_text(encoding="utf-8")
+    assert f"at most {PAGE_BUDGET / 1e6:g} MB" in text or f"不超过 {PAGE_BUDGET / 1e6:g} MB" in text
+    assert f"{PHONE['width']} px" in text
