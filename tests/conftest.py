@@ -421,9 +421,15 @@ SCRATCH_DIRS = ("docs", "templates", "site_tools", "pe_docs", "tests", "override
 SCRATCH_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml", "Makefile", "requirements-upstream.txt")
 
 
-def make_scratch_repo(dest: Path) -> Path:
-    """Copy the repository's pages, configs, tools, library and tests into ``dest``; link the installed KaTeX and
-    the build cache (same sources, same cache keys: figures and notebooks are reused, not redrawn)."""
+def make_scratch_repo(dest: Path, *, cache: str = "shared") -> Path:
+    """Copy the repository's pages, configs, tools, library and tests into ``dest`` and link the installed KaTeX.
+
+    ``cache``: ``"shared"`` links the build cache (same sources, same cache keys: figures and notebooks are reused,
+    not redrawn); ``"copy"`` gives the copy its own copy of it (a full build evicts the cached notebooks it did not
+    use, mkdocs-jupyter's ``on_post_build``, so a test that watches the cache must not share it with builds running
+    beside it); ``"none"`` gives it none (a cold build)."""
+    if cache not in {"shared", "copy", "none"}:
+        raise ValueError(f"cache must be 'shared', 'copy' or 'none', got {cache!r}")
     root = ROOT
     ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
     for name in SCRATCH_DIRS:
@@ -432,5 +438,8 @@ def make_scratch_repo(dest: Path) -> Path:
         shutil.copy2(root / name, dest / name)
     (dest / "node_modules").symlink_to(root / "node_modules")
     (root / ".cache").mkdir(exist_ok=True)
-    (dest / ".cache").symlink_to(root / ".cache")
+    if cache == "shared":
+        (dest / ".cache").symlink_to(root / ".cache")
+    elif cache == "copy":
+        shutil.copytree(root / ".cache", dest / ".cache")
     return dest

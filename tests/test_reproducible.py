@@ -47,8 +47,7 @@ def content(path: Path) -> bytes:
 
 
 def build_in_scratch(tmp_path: Path, name: str, site_url: str) -> Path:
-    repo = make_scratch_repo(tmp_path / name)
-    (repo / ".cache").unlink()  # not the shared cache: this build starts cold
+    repo = make_scratch_repo(tmp_path / name, cache="none")  # not the shared cache: this build starts cold
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(tmp_path / f"{name}-cache")}
     env.pop("SITE_URL", None)
     result = subprocess.run(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -60,12 +59,8 @@ def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
     cached notebooks stay. A new title rebuilds the language, so every page's navigation shows it."""
     from conftest import make_scratch_repo
 
-    repo = make_scratch_repo(tmp_path / "repo")
-    # its own copy of the build cache: other tests build concurrently with the shared one, and a full build evicts
-    # the cached notebooks it did not use (mkdocs-jupyter), which would look like this rebuild's doing
-    shared = (repo / ".cache").resolve()
-    (repo / ".cache").unlink()
-    shutil.copytree(shared, repo / ".cache")
+    # its own copy of the build cache: the test watches the cached notebooks, which another test's build could evict
+    repo = make_scratch_repo(tmp_path / "repo", cache="copy")
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "site_tools.site", "serve", "--port", str(port)],
