@@ -106,20 +106,30 @@ def figure_key(name: str, lang: str, theme: str, digest: str) -> str:
 
 
 def render_svg(name: str, lang: str, theme: str) -> bytes:
-    """Draw one figure and return its SVG bytes (no dates or random ids in the file)."""
+    """Draw one figure and return its SVG bytes (no dates or random ids in the file).
+
+    The figure's numbers are computed on one torch thread: a reduction split over threads (an SVD, a PCA) rounds
+    differently with their number, and the bytes must not depend on the process that draws them (``make serve``
+    and ``make site`` use every core, the tests one thread per process; they share the cache)."""
     import matplotlib
+    import torch
 
     from pe_docs import plotting
 
     spec = FIGURES[name]
     function: Callable[..., Any] = getattr(plotting, spec.function)
-    with warnings.catch_warnings():
-        # A missing glyph draws a box; that must fail the build.
-        warnings.filterwarnings("error", message=r".*Glyph .* missing from.*")
-        fig = function(**spec.kwargs, lang=lang, theme=theme)
-        buf = io.BytesIO()
-        with matplotlib.rc_context({"svg.hashsalt": f"pe-docs-{name}", "svg.fonttype": "path"}):
-            fig.savefig(buf, format="svg", metadata={"Date": None})
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with warnings.catch_warnings():
+            # A missing glyph draws a box; that must fail the build.
+            warnings.filterwarnings("error", message=r".*Glyph .* missing from.*")
+            fig = function(**spec.kwargs, lang=lang, theme=theme)
+            buf = io.BytesIO()
+            with matplotlib.rc_context({"svg.hashsalt": f"pe-docs-{name}", "svg.fonttype": "path"}):
+                fig.savefig(buf, format="svg", metadata={"Date": None})
+    finally:
+        torch.set_num_threads(threads)
     return buf.getvalue()
 
 

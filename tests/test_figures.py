@@ -135,3 +135,20 @@ def test_figures_are_byte_identical_across_processes() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=figures.ROOT, capture_output=True, check=True).stdout
     assert out == figures.render_svg("heatmap", "zh", "light")
+
+
+def test_figures_do_not_depend_on_the_drawing_process_threads() -> None:
+    """``make serve`` draws with every core, the tests with one thread per process, and both share the cache: the
+    PCA figure (an SVD, whose last bits change with the thread count) has the same bytes either way, and the
+    caller's thread count is left as it was."""
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        many = figures.render_svg("geometry-pca", "en", "light")
+        assert torch.get_num_threads() == 2
+        torch.set_num_threads(1)
+        assert figures.render_svg("geometry-pca", "en", "light") == many
+    finally:
+        torch.set_num_threads(before)
