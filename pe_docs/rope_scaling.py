@@ -13,7 +13,15 @@ positions, each method below rewrites the ladder:
 * YaRN (Peng et al., 2023, §3.2–3.4): "NTK-by-parts" — pairs that turn more than ``β`` (32) times within
   ``L`` are left alone, pairs that turn less than ``α`` (1) time are interpolated by ``s``, and a linear ramp
   blends the two in between — plus an attention temperature ``√(1/t) = 0.1 ln s + 1`` applied to both
-  queries and keys.
+  queries and keys;
+* Llama 3's rule (Meta's ``apply_scaling`` in llama-models; Hugging Face ``_compute_llama3_parameters``), which
+  Llama 3.1, 3.2 and 3.3 checkpoints carry as ``rope_type: "llama3"``: pairs whose wavelength is below
+  ``L / high_freq_factor`` keep their frequency, pairs whose wavelength is above ``L / low_freq_factor`` are
+  interpolated by ``factor``, and the pairs in between are blended linearly in the number of turns ``L / λ_i``
+  — the YaRN paper's eq. 18 ramp, with no attention temperature.
+
+``rope_frequencies`` takes a model's ``rope_parameters`` (``{"rope_type": …, "factor": …, …}``, the dictionary
+transformers 5 keeps in the config) and returns ``inv_freq`` and ``attention_scaling`` for any of these types.
 
 Every function returns float64 frequencies; the reference implementations (jquesnelle/yarn
 ``scaled_rope/*.py``; huggingface/transformers ``src/transformers/modeling_rope_utils.py``) compute the same
@@ -23,6 +31,8 @@ numbers in float32, which the tests compare with.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import torch
 
@@ -179,10 +189,18 @@ def yarn_boundaries(
         >>> yarn_boundaries(128, 4096)
         (20, 46)
     """
+    low, high, d = _yarn_ends(d_head, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    return max(math.floor(low), 0), min(math.ceil(high), d - 1)
+
+
+def _yarn_ends(
+    d_head: object, original_len: object, *, base: object, beta_fast: object, beta_slow: object
+) -> tuple[float, float, int]:
+    """The unrounded pair indices where YaRN's ramp starts and ends, and the checked ``d_head``."""
     d = check_d_model(d_head, "d_head")
     length = check_int("original_len", original_len, minimum=1)
-    base = check_base(base)
-    if base <= 1:
+    b = check_base(base)
+    if b <= 1:
         raise ValueError(f"base must be > 1 for YaRN (the frequencies must decrease), got {base!r}")
     fast = check_real("beta_fast", beta_fast, minimum=0.0, open_minimum=True)
     slow = check_real("beta_slow", beta_slow, minimum=0.0, open_minimum=True)
@@ -190,9 +208,17 @@ def yarn_boundaries(
         raise ValueError(f"beta_slow must be <= beta_fast={fast}, got {slow}")
 
     def pair_index(rotations: float) -> float:
-        return d * math.log(length / (rotations * 2 * math.pi)) / (2 * math.log(base))
+        return d * math.log(length / (rotations * 2 * math.pi)) / (2 * math.log(b))
 
-    return max(math.floor(pair_index(fast)), 0), min(math.ceil(pair_index(slow)), d - 1)
+    return pair_index(fast), pair_index(slow), d
+
+
+def _yarn_range(
+    d_head: object, original_len: object, *, base: object, beta_fast: object, beta_slow: object
+) -> tuple[float, float]:
+    """YaRN's ramp ends without rounding (transformers' ``truncate: false``), clamped to ``[0, d − 1]``."""
+    low, high, d = _yarn_ends(d_head, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    return max(low, 0.0), min(high, float(d - 1))
 
 
 def yarn_frequencies(
@@ -203,6 +229,7 @@ def yarn_frequencies(
     base: float = 10000.0,
     beta_fast: float = 32.0,
     beta_slow: float = 1.0,
+    truncate: bool = True,
 ) -> torch.Tensor:
     """YaRN's frequencies ("NTK-by-parts"): unchanged, interpolated by ``s``, or a blend, pair by pair.
 
@@ -221,6 +248,9 @@ def yarn_frequencies(
         base: RoPE's base; finite and > 1.
         beta_fast: See ``yarn_boundaries``.
         beta_slow: See ``yarn_boundaries``.
+        truncate: Round the ramp's ends to whole pair indices (floor and ceiling), as the reference code and
+            transformers' default (``rope_parameters["truncate"]``, true unless set) do; ``False`` keeps the
+            fractional indices, as some checkpoints ask (transformers' ``truncate: false``).
 
     Returns:
         A float64 tensor of shape ``(d_head // 2,)``.
@@ -237,7 +267,12 @@ def yarn_frequencies(
     """
     d = check_d_model(d_head, "d_head")
     s = _check_scale(scale)
-    low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    if not isinstance(truncate, bool):
+        raise TypeError(f"truncate must be a bool, got {truncate!r}")
+    if truncate:
+        low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    else:
+        low, high = _yarn_range(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
     # as in the reference: equal boundaries move the end of the ramp by 0.001 (no division by zero); for a
     # context so short that high < low (both clamped) the slope is negative and every pair keeps its frequency
     span = high - low if high != low else 0.001
@@ -268,3 +303,208 @@ def yarn_attention_factor(scale: float) -> float:
         1.2773
     """
     return 0.1 * math.log(_check_scale(scale)) + 1.0
+
+
+def llama3_frequencies(
+    d_head: int,
+    factor: float,
+    original_len: int,
+    *,
+    base: float = 10000.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> torch.Tensor:
+    """Llama 3's frequencies (``rope_type: "llama3"``): high frequencies kept, low ones interpolated, a ramp between.
+
+    With the wavelength ``λ_i = 2π / w_i`` and the trained length ``L``: pairs with ``λ_i < L / high_freq_factor``
+    keep ``w_i``; pairs with ``λ_i > L / low_freq_factor`` get ``w_i / factor``; in between, with
+    ``γ_i = (L / λ_i − low_freq_factor) / (high_freq_factor − low_freq_factor)``, pair ``i`` gets
+    ``(1 − γ_i) · w_i / factor + γ_i · w_i``. This is Meta's ``apply_scaling`` (meta-llama/llama-models,
+    ``models/llama3/...``) and Hugging Face ``_compute_llama3_parameters``; ``L / λ_i`` is the number of turns pair
+    ``i`` makes within ``L``, so the ramp is the YaRN paper's eq. 18 with ``α, β = low_freq_factor,
+    high_freq_factor``. Llama 3.1, 3.2 and 3.3 checkpoints use ``factor = 8``, ``low_freq_factor = 1``,
+    ``high_freq_factor = 4`` and ``L = 8192`` (3.2's small models ``factor = 32``); the attention scaling is 1.
+
+    Args:
+        d_head: The rotated dimension (the head dimension); a positive even integer.
+        factor: The interpolation factor of the low frequencies; a real number >= 1.
+        original_len: The trained context length ``L`` (``original_max_position_embeddings``); an integer >= 1.
+        base: RoPE's base (``rope_theta``: 500 000 for Llama 3); finite and > 0.
+        low_freq_factor: ``L / low_freq_factor`` is the wavelength above which a pair is fully interpolated; a real
+            number > 0.
+        high_freq_factor: ``L / high_freq_factor`` is the wavelength below which a pair is left alone; a real number
+            > ``low_freq_factor``.
+
+    Returns:
+        A float64 tensor of shape ``(d_head // 2,)``.
+
+    Raises:
+        TypeError: an argument has the wrong type.
+        ValueError: an argument is out of range.
+
+    Examples:
+        >>> w = llama3_frequencies(128, 8.0, 8192, base=500000.0)
+        >>> ladder = 500000.0 ** (-torch.arange(0, 128, 2, dtype=torch.float64) / 128)
+        >>> bool((w[:29] == ladder[:29]).all()), bool(torch.allclose(w[35:], ladder[35:] / 8))
+        (True, True)
+    """
+    d = check_d_model(d_head, "d_head")
+    s = check_real("factor", factor, minimum=1.0)
+    length = check_int("original_len", original_len, minimum=1)
+    low = check_real("low_freq_factor", low_freq_factor, minimum=0.0, open_minimum=True)
+    high = check_real("high_freq_factor", high_freq_factor, minimum=0.0, open_minimum=True)
+    if high <= low:
+        raise ValueError(f"high_freq_factor must be > low_freq_factor={low}, got {high_freq_factor!r}")
+    w = inverse_frequencies(d, base=base)
+    wavelength = 2 * math.pi / w
+    turns = length / wavelength  # L / λ_i
+    gamma = ((turns - low) / (high - low)).clamp(0, 1)
+    # the reference's three cases: γ = 0 above L / low (interpolated), γ = 1 below L / high (kept), the ramp between
+    return (1 - gamma) * (w / s) + gamma * w
+
+
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
+"""The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
+
+_ROPE_KEYS: dict[str, tuple[set[str], set[str]]] = {  # rope_type -> (required keys, optional keys)
+    "default": (set(), set()),
+    "linear": ({"factor"}, set()),
+    "dynamic": ({"factor", "original_max_position_embeddings"}, set()),
+    "yarn": (
+        {"factor", "original_max_position_embeddings"},
+        {"attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
+    ),
+    "llama3": ({"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"}, set()),
+}
+
+
+class RopeFrequencies(NamedTuple):
+    """What a RoPE configuration gives: the frequencies and the factor on cos and sin (transformers' names)."""
+
+    inv_freq: torch.Tensor
+    """Float64 frequencies, one per pair, shape ``(d_head // 2,)``."""
+    attention_scaling: float
+    """The factor both cos and sin are multiplied by (YaRN's temperature; 1 for the other types)."""
+
+
+def rope_frequencies(
+    d_head: int,
+    *,
+    base: float = 10000.0,
+    scaling: Mapping[str, Any] | None = None,
+    seq_len: int | None = None,
+) -> RopeFrequencies:
+    """RoPE's frequencies and attention scaling for a model's ``rope_parameters``, as transformers computes them.
+
+    ``scaling`` is configured the way a transformers 5 config's ``rope_parameters`` is: ``None`` or
+    ``{"rope_type": "default"}`` for the plain ladder ``base^(−2i/d)``, else one of
+
+    * ``{"rope_type": "linear", "factor": s}`` — position interpolation (``position_interpolation_frequencies``);
+    * ``{"rope_type": "dynamic", "factor": s, "original_max_position_embeddings": L}`` — the NTK-aware base with
+      ``dynamic_ntk_scale(s, seq_len, L)``; transformers reads ``L`` from ``config.max_position_embeddings``, and
+      ``seq_len`` (default ``L``: the frequencies at initialisation) is the current length;
+    * ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}`` plus optional ``beta_fast``,
+      ``beta_slow``, ``truncate`` (``yarn_frequencies``) and ``attention_factor``, or ``mscale`` and
+      ``mscale_all_dim`` (DeepSeek's form: ``(0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1)``);
+      without them the attention scaling is ``yarn_attention_factor(s)``;
+    * ``{"rope_type": "llama3", "factor": s, "low_freq_factor": α, "high_freq_factor": β,
+      "original_max_position_embeddings": L}`` (``llama3_frequencies``).
+
+    A ``"rope_theta"`` key may be present (transformers 5 keeps the base there); it must then equal ``base``.
+    Unknown keys and types are rejected rather than ignored, so a checkpoint's scaling is never silently dropped.
+
+    Args:
+        d_head: The rotated dimension (the head dimension); a positive even integer (>= 4 for ``"dynamic"``).
+        base: RoPE's base (``rope_theta``); finite and > 0 (> 1 for ``"yarn"``).
+        scaling: The ``rope_parameters`` mapping, or ``None``.
+        seq_len: The current sequence length, used by ``"dynamic"`` only; an integer >= 1 or ``None``.
+
+    Returns:
+        ``RopeFrequencies(inv_freq, attention_scaling)``: ``inv_freq`` in float64 (transformers computes the same
+        numbers in float32), ``attention_scaling`` a float.
+
+    Raises:
+        TypeError: ``scaling`` is not a mapping, or a value has the wrong type.
+        ValueError: an unknown ``rope_type`` or key, a missing key, a ``rope_theta`` that differs from ``base``,
+            ``seq_len`` given for another type than ``"dynamic"``, or a value out of range.
+
+    Examples:
+        >>> llama31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        ...            "original_max_position_embeddings": 8192}
+        >>> inv_freq, attention_scaling = rope_frequencies(128, base=500000.0, scaling=llama31)
+        >>> inv_freq.shape, attention_scaling
+        (torch.Size([64]), 1.0)
+        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+        >>> round(rope_frequencies(64, scaling=yarn).attention_scaling, 4)  # 0.1 ln 4 + 1
+        1.1386
+    """
+    d = check_d_model(d_head, "d_head")
+    b = check_base(base)
+    if scaling is None:
+        scaling = {}
+    if not isinstance(scaling, Mapping):
+        raise TypeError(f"scaling must be a mapping (a config's rope_parameters) or None, got {type(scaling).__name__}")
+    params = dict(scaling)
+    rope_type = params.pop("rope_type", "default")
+    if rope_type not in ROPE_TYPES:
+        raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, ROPE_TYPES))}; got {rope_type!r}")
+    if "rope_theta" in params:
+        theta = check_base(params.pop("rope_theta"), "scaling['rope_theta']")
+        if theta != b:
+            raise ValueError(f"scaling['rope_theta']={theta!r} differs from base={b!r}; pass base={theta!r}")
+    required, optional = _ROPE_KEYS[rope_type]
+    missing = sorted(required - params.keys())
+    if missing:
+        raise ValueError(f"scaling for rope_type {rope_type!r} needs {', '.join(map(repr, missing))}; got {scaling!r}")
+    unknown = sorted(params.keys() - required - optional)
+    if unknown:
+        allowed = ", ".join(map(repr, sorted(required | optional | {"rope_type", "rope_theta"})))
+        raise ValueError(
+            f"scaling for rope_type {rope_type!r} has unknown keys {', '.join(map(repr, unknown))}; allowed: {allowed}"
+        )
+    if seq_len is not None:
+        seq_len = check_int("seq_len", seq_len, minimum=1)
+        if rope_type != "dynamic":
+            raise ValueError(f"seq_len is used by rope_type 'dynamic' only, got seq_len={seq_len} for {rope_type!r}")
+
+    def key(name: str) -> str:
+        return f"scaling[{name!r}]"
+
+    if rope_type == "default":
+        return RopeFrequencies(inverse_frequencies(d, base=b), 1.0)
+    factor = check_real(key("factor"), params["factor"], minimum=1.0)
+    if rope_type == "linear":
+        return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
+    original = check_int(key("original_max_position_embeddings"), params["original_max_position_embeddings"], minimum=1)
+    if rope_type == "dynamic":
+        scale = dynamic_ntk_scale(factor, seq_len if seq_len is not None else original, original)
+        return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
+    if rope_type == "llama3":
+        w = llama3_frequencies(
+            d,
+            factor,
+            original,
+            base=b,
+            low_freq_factor=check_real(key("low_freq_factor"), params["low_freq_factor"]),
+            high_freq_factor=check_real(key("high_freq_factor"), params["high_freq_factor"]),
+        )
+        return RopeFrequencies(w, 1.0)
+    # yarn: transformers treats a missing or zero beta as its default (``get("beta_fast") or 32``)
+    beta_fast = params.get("beta_fast") or 32.0
+    beta_slow = params.get("beta_slow") or 1.0
+    truncate = params.get("truncate", True)
+    if not isinstance(truncate, bool):
+        raise TypeError(f"{key('truncate')} must be a bool, got {truncate!r}")
+    w = yarn_frequencies(d, factor, original, base=b, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate)
+    attention = params.get("attention_factor")
+    if attention is not None:
+        attention = check_real(key("attention_factor"), attention, minimum=0.0, open_minimum=True)
+    else:
+        mscale, mscale_all_dim = params.get("mscale"), params.get("mscale_all_dim")
+        if mscale and mscale_all_dim:
+            m = check_real(key("mscale"), mscale)
+            m_all = check_real(key("mscale_all_dim"), mscale_all_dim)
+            attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
+        else:
+            attention = yarn_attention_factor(factor)
+    return RopeFrequencies(w, attention)

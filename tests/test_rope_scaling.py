@@ -21,11 +21,15 @@ import pytest
 import torch
 
 from pe_docs import (
+    ROPE_TYPES,
+    RopeFrequencies,
     dynamic_ntk_scale,
     inverse_frequencies,
+    llama3_frequencies,
     ntk_aware_base,
     ntk_aware_frequencies,
     position_interpolation_frequencies,
+    rope_frequencies,
     yarn_attention_factor,
     yarn_boundaries,
     yarn_frequencies,
@@ -80,6 +84,31 @@ def hf_yarn(base, dim, max_position_embeddings, factor, beta_fast=None, beta_slo
         + inv_freq_extrapolation * inv_freq_extrapolation_factor
     )
     return inv_freq, attention_factor, (low, high)
+
+
+def hf5_yarn_range(base, dim, max_position_embeddings, beta_fast=32, beta_slow=1, truncate=True):
+    """transformers 5.24 ``find_correction_range`` with its ``truncate`` switch (floor/ceil only when true)."""
+
+    def find_correction_dim(num_rotations):
+        return (dim * math.log(max_position_embeddings / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    low, high = find_correction_dim(beta_fast), find_correction_dim(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, dim - 1)
+
+
+def hf_llama3(base, dim, factor, low_freq_factor, high_freq_factor, old_context_len):
+    """transformers 5.24 ``_compute_llama3_parameters`` (the same rule as Meta's ``apply_scaling``)."""
+    inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+    low_freq_wavelen = old_context_len / low_freq_factor
+    high_freq_wavelen = old_context_len / high_freq_factor
+    wavelen = 2 * math.pi / inv_freq
+    inv_freq_llama = torch.where(wavelen > low_freq_wavelen, inv_freq / factor, inv_freq)
+    smooth_factor = (old_context_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    smoothed_inv_freq = (1 - smooth_factor) * inv_freq_llama / factor + smooth_factor * inv_freq_llama
+    is_medium_freq = ~(wavelen < high_freq_wavelen) * ~(wavelen > low_freq_wavelen)
+    return torch.where(is_medium_freq, smoothed_inv_freq, inv_freq_llama)
 
 
 def yarn_repo_ntk(base, dim, alpha):
@@ -195,3 +224,125 @@ def test_yarn_rejects_bad_betas_and_base():
         yarn_boundaries(64, 2048, beta_fast=1.0, beta_slow=2.0)
     with pytest.raises(ValueError, match="base must be > 1 for YaRN"):
         yarn_boundaries(64, 2048, base=0.5)
+
+
+# ------------------------------------------------------------------------------------------------ Llama 3
+
+LLAMA31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+           "original_max_position_embeddings": 8192}  # fmt: skip
+
+
+LLAMA3_CASES = [(8.0, 1.0, 4.0, 8192), (32.0, 1.0, 4.0, 8192), (4.0, 2.0, 8.0, 4096), (1.0, 1.0, 4.0, 8192)]
+
+
+@pytest.mark.parametrize(("dim", "base"), [(128, 500000.0), (64, 500000.0), (128, 10000.0), (16, 10000.0)])
+@pytest.mark.parametrize(("factor", "low", "high", "original"), LLAMA3_CASES)
+def test_llama3_matches_the_reference(dim, base, factor, low, high, original):
+    ours = llama3_frequencies(dim, factor, original, base=base, low_freq_factor=low, high_freq_factor=high)
+    close(ours, hf_llama3(base, dim, factor, low, high, original))
+
+
+def test_llama3_keeps_fast_pairs_interpolates_slow_ones_and_ramps_between():
+    w = inverse_frequencies(128, base=500000.0)
+    ours = llama3_frequencies(128, 8.0, 8192, base=500000.0)
+    wavelength = 2 * math.pi / w
+    kept, interpolated = wavelength < 8192 / 4, wavelength > 8192 / 1
+    assert torch.equal(ours[kept], w[kept]) and kept.sum() == 29
+    torch.testing.assert_close(ours[interpolated], w[interpolated] / 8, rtol=1e-15, atol=0)
+    assert interpolated.sum() == 29
+    between = ~kept & ~interpolated
+    assert between.sum() == 6 and ((ours[between] > w[between] / 8) & (ours[between] < w[between])).all()
+    assert (ours[1:] < ours[:-1]).all()  # still a falling ladder
+
+
+# ------------------------------------------------------------------------------------- rope_frequencies
+
+
+@pytest.mark.parametrize("dim", [128, 64, 16])
+def test_rope_frequencies_dispatches_like_rope_init_functions(dim):
+    base = 10000.0
+    default = rope_frequencies(dim, base=base)
+    assert isinstance(default, RopeFrequencies)
+    assert torch.equal(default.inv_freq, inverse_frequencies(dim, base=base)) and default.attention_scaling == 1.0
+    assert torch.equal(rope_frequencies(dim, scaling={"rope_type": "default", "rope_theta": base}).inv_freq,
+                       default.inv_freq)  # fmt: skip
+    linear = rope_frequencies(dim, scaling={"rope_type": "linear", "factor": 4.0})
+    close(linear.inv_freq, hf_linear(base, dim, 4.0))
+    dynamic = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048}
+    close(rope_frequencies(dim, scaling=dynamic).inv_freq, hf_dynamic_ntk(base, dim, 2048, 2.0))
+    close(rope_frequencies(dim, scaling=dynamic, seq_len=5000).inv_freq, hf_dynamic_ntk(base, dim, 2048, 2.0, 5000))
+    yarn = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}
+    ref, attention, _ = hf_yarn(base, dim, 4096, 8.0)
+    got = rope_frequencies(dim, scaling=yarn)
+    close(got.inv_freq, ref)
+    assert math.isclose(got.attention_scaling, attention, rel_tol=1e-15)
+    llama = rope_frequencies(dim, base=500000.0, scaling={**LLAMA31, "rope_theta": 500000.0})
+    close(llama.inv_freq, hf_llama3(500000.0, dim, 8.0, 1.0, 4.0, 8192))
+    assert llama.attention_scaling == 1.0
+    assert set(ROPE_TYPES) == {"default", "linear", "dynamic", "yarn", "llama3"}
+
+
+def test_rope_frequencies_yarn_options():
+    base, dim, original = 10000.0, 64, 4096
+    plain = {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": original}
+    # an explicit attention factor wins; DeepSeek's mscale pair divides two temperatures
+    assert rope_frequencies(dim, scaling={**plain, "attention_factor": 1.5}).attention_scaling == 1.5
+    deepseek = rope_frequencies(dim, scaling={**plain, "mscale": 1.0, "mscale_all_dim": 0.707})
+    expected = (0.1 * math.log(16) + 1) / (0.1 * 0.707 * math.log(16) + 1)
+    assert math.isclose(deepseek.attention_scaling, expected, rel_tol=1e-15)
+    # truncate false keeps the ramp's fractional ends (transformers 5's switch)
+    low, high = hf5_yarn_range(base, dim, original, truncate=False)
+    assert low != math.floor(low) and high != math.ceil(high)
+    untruncated = rope_frequencies(dim, scaling={**plain, "truncate": False}).inv_freq
+    ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
+    w = inverse_frequencies(dim, base=base)
+    torch.testing.assert_close(untruncated, (1 - ramp) * w + ramp * w / 16, rtol=1e-15, atol=0)
+    assert not torch.equal(untruncated, rope_frequencies(dim, scaling=plain).inv_freq)
+    # transformers reads a zero beta as its default
+    assert torch.equal(rope_frequencies(dim, scaling={**plain, "beta_fast": 0, "beta_slow": None}).inv_freq,
+                       rope_frequencies(dim, scaling=plain).inv_freq)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"scaling": [("rope_type", "linear")]}, TypeError, "scaling must be a mapping"),
+        ({"scaling": {"rope_type": "longrope"}}, ValueError, "scaling['rope_type'] must be one of"),
+        ({"scaling": {"rope_type": "linear"}}, ValueError, "needs 'factor'"),
+        ({"scaling": {"rope_type": "linear", "factor": 2.0, "type": "linear"}}, ValueError, "unknown keys 'type'"),
+        ({"scaling": {"rope_type": "linear", "factor": 0.5}}, ValueError, "scaling['factor'] must be >= 1.0, got 0.5"),
+        ({"scaling": {"rope_theta": 500000.0}}, ValueError, "scaling['rope_theta']=500000.0 differs from base=10000.0"),
+        ({"scaling": {**LLAMA31, "high_freq_factor": 1.0}}, ValueError, "high_freq_factor must be > low_freq_factor"),
+        (
+            {
+                "scaling": {
+                    "rope_type": "yarn",
+                    "factor": 2.0,
+                    "original_max_position_embeddings": 4096,
+                    "truncate": "no",
+                }
+            },
+            TypeError,
+            "scaling['truncate'] must be a bool",
+        ),
+        ({"seq_len": 100}, ValueError, "seq_len is used by rope_type 'dynamic' only"),
+        (
+            {"scaling": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2.5}},
+            TypeError,
+            "scaling['original_max_position_embeddings'] must be an integer",
+        ),
+    ],
+)
+def test_rope_frequencies_rejects_bad_settings(kwargs, error, message):
+    with pytest.raises(error) as info:
+        rope_frequencies(64, **kwargs)
+    assert message in str(info.value)
+
+
+def test_llama3_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="factor must be >= 1.0, got 0.5"):
+        llama3_frequencies(64, 0.5, 8192)
+    with pytest.raises(ValueError, match="low_freq_factor must be > 0.0"):
+        llama3_frequencies(64, 8.0, 8192, low_freq_factor=0.0)
+    with pytest.raises(TypeError, match="original_len must be an integer"):
+        llama3_frequencies(64, 8.0, 8192.0)

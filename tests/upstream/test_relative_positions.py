@@ -20,8 +20,10 @@ from pe_docs import (
     dynamic_ntk_scale,
     identify_table,
     inverse_frequencies,
+    llama3_frequencies,
     ntk_aware_frequencies,
     position_interpolation_frequencies,
+    rope_frequencies,
     rope_rotate,
     t5_relative_bias,
     t5_relative_bucket,
@@ -241,14 +243,14 @@ def test_yarn_is_yarn_frequencies(dim, base, factor, original):
 @pytest.mark.parametrize(("factor", "low", "high", "original"), [(8.0, 1.0, 4.0, 8192), (32.0, 1.0, 4.0, 8192),
                                                                  (4.0, 2.0, 8.0, 4096)])  # fmt: skip
 def test_llama3_is_the_yarn_papers_ramp_in_turns(dim, base, factor, low, high, original):
-    """transformers/modeling_rope_utils.py: ``_compute_llama3_parameters``. ``pe_docs.rope_scaling`` has no llama3
-    function; its rule is the YaRN paper's Eq. 18/20, which the relative-schemes page writes out: with the turns
-    ``r = L·w/(2π)`` within the trained length ``L``, ``γ = clamp((r − α)/(β − α), 0, 1)`` and
-    ``w' = (1 − γ)·w/s + γ·w``, here with ``α, β = low_freq_factor, high_freq_factor`` (1 and 4 for LLaMA 3.1),
-    built from ``inverse_frequencies`` and ``position_interpolation_frequencies``."""
+    """transformers/modeling_rope_utils.py: ``_compute_llama3_parameters`` — ``pe_docs.llama3_frequencies``, whose rule
+    the relative-schemes page writes out as the YaRN paper's Eq. 18 ramp: with the turns ``r = L·w/(2π)`` within
+    the trained length ``L``, ``γ = clamp((r − α)/(β − α), 0, 1)`` and ``w' = (1 − γ)·w/s + γ·w``, here with
+    ``α, β = low_freq_factor, high_freq_factor`` (1 and 4 for LLaMA 3.1)."""
     config, init = _scaled("llama3", dim, base, factor=factor, low_freq_factor=low, high_freq_factor=high,
                            original_max_position_embeddings=original)  # fmt: skip
     inv_freq, attention = init(config)
+    _close(llama3_frequencies(dim, factor, original, base=base, low_freq_factor=low, high_freq_factor=high), inv_freq)
     w = inverse_frequencies(dim, base=base)
     turns = original * w / (2 * math.pi)
     gamma = ((turns - low) / (high - low)).clamp(0, 1)
@@ -256,6 +258,58 @@ def test_llama3_is_the_yarn_papers_ramp_in_turns(dim, base, factor, low, high, o
     _close(expected, inv_freq)
     assert attention == 1.0
     assert ((gamma > 0) & (gamma < 1)).any()  # the ramp is exercised
+
+
+ROPE_PARAMETERS = [
+    {"rope_type": "default"},
+    {"rope_type": "linear", "factor": 4.0},
+    {"rope_type": "dynamic", "factor": 2.0},
+    {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 1024},
+    {
+        "rope_type": "yarn",
+        "factor": 16.0,
+        "original_max_position_embeddings": 1024,
+        "beta_fast": 16.0,
+        "beta_slow": 2.0,
+        "truncate": False,
+    },
+    {
+        "rope_type": "yarn",
+        "factor": 40.0,
+        "original_max_position_embeddings": 1024,
+        "mscale": 1.0,
+        "mscale_all_dim": 0.707,
+    },
+    {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024, "attention_factor": 1.25},
+    {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 1024,
+    },
+]
+
+
+@pytest.mark.parametrize("parameters", ROPE_PARAMETERS, ids=lambda p: "-".join(f"{v}" for v in p.values()))
+@pytest.mark.parametrize(("dim", "base"), [(64, 10000.0), (128, 500000.0)])
+def test_rope_frequencies_is_what_llama_rotary_embedding_holds(parameters, dim, base):
+    """``pe_docs.rope_frequencies(d, base=…, scaling=rope_parameters)`` — the ``inv_freq`` and ``attention_scaling``
+    that transformers' ``LlamaRotaryEmbedding`` computes at initialisation (``ROPE_INIT_FUNCTIONS[rope_type]``, or
+    ``compute_default_rope_parameters``) for the same ``rope_parameters``. transformers reads the dynamic type's
+    trained length from ``config.max_position_embeddings``; ``rope_frequencies`` takes it as
+    ``original_max_position_embeddings``."""
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    config = _llama_config(hidden_size=2 * dim, num_attention_heads=2, max_position_embeddings=4096,
+                           rope_parameters={**parameters, "rope_theta": base})  # fmt: skip
+    theirs = LlamaRotaryEmbedding(config)
+    scaling = dict(config.rope_parameters)  # as transformers standardised it (rope_theta inside)
+    if scaling["rope_type"] == "dynamic":
+        scaling["original_max_position_embeddings"] = config.max_position_embeddings
+    ours = rope_frequencies(dim, base=base, scaling=scaling)
+    _close(ours.inv_freq, theirs.inv_freq)
+    assert math.isclose(ours.attention_scaling, theirs.attention_scaling, rel_tol=1e-12)
 
 
 # ------------------------------------------------------------------------------------------------------ T5
