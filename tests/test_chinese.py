@@ -66,7 +66,6 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     r"(?<![是为的])长\s*[\d.]+\s*倍|比[^，。；：\n]{0,30}?[小大长短]\s*[\d.≈ ]*倍": ("是…的 N 倍 / 为…的 1/N", None),
     # English a Chinese engineer would not write in prose (code spans, link targets and anchors are not prose)
     r"(?i)(?<![\w`-])bugs?(?![\w`-])": ("错误（title 变体与常见错误；looks right and is not: 看起来对、其实错）", None),
-    r"(?i)(?<![\w`-])logits?(?![\w`-])": ("注意力分数（the output layer's: 输出层分数）", None),
 }
 
 
