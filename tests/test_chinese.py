@@ -55,6 +55,17 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "正弦表": ("正弦编码表 / 编码表（the sinusoidal table）", ("table", "编码表")),
     "几何级数": ("等比数列（a geometric progression）", None),
     "base 模型": ("基础模型（the paper's base model）", None),
+    # issue 25 (ZH-TERMS.md): fast/slow pairs and columns have one name each ("的对" also reads as the particle 对)
+    r"快列|慢列|快的对|慢的对|(?<!快)慢对|高频的对|中频的对|低频的对|慢变的频率对|慢变列": (
+        "高频对 / 低频对，高频列 / 低频列",
+        None,
+    ),
+    r"可学习嵌入|可学习的绝对位置嵌入|(?<!可)学习位置嵌入": ("可学习的位置嵌入", ("learned", "可学习的位置嵌入")),
+    "舍入一次成": ("先用 float64 算，最后只舍入一次到 float32（not the calque 舍入一次成 float32）", None),
+    # "N times larger/longer": 是…的 N 倍 / 为…的 1/N (not 长 N 倍, 比 X 小 N 倍)
+    r"(?<![是为的])长\s*[\d.]+\s*倍|比[^，。；：\n]{0,30}?[小大长短]\s*[\d.≈ ]*倍": ("是…的 N 倍 / 为…的 1/N", None),
+    # English a Chinese engineer would not write in prose (code spans, link targets and anchors are not prose)
+    r"(?i)(?<![\w`-])bugs?(?![\w`-])": ("错误（title 变体与常见错误；looks right and is not: 看起来对、其实错）", None),
 }
 
 

@@ -825,9 +825,9 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     (circle,) = left.get_lines()
     x, y = xy(circle)
     theta = np.linspace(0, 2 * np.pi, len(x))
-    close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+    close(np.stack((x, y)), np.stack((np.sin(theta), np.cos(theta))), atol=1e-12, what="unit circle")
     p = np.arange(positions)
-    expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (cos p, sin p)
+    expected = np.stack((np.sin(p), np.cos(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (sin p, cos p), the clock hand
     (dots,) = (c for c in left.collections if isinstance(c, PathCollection))
     close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what="pair 0 of each position")
     colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))
@@ -837,7 +837,7 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     notes = [t for t in left.texts if isinstance(t, Annotation)]
     assert [note.get_text() for note in notes] == [f"p={q}" for q in shown]
     for note, q in zip(notes, shown, strict=True):
-        close(note.xy, [math.cos(q), math.sin(q)], atol=1e-12, what=note.get_text())
+        close(note.xy, [math.sin(q), math.cos(q)], atol=1e-12, what=note.get_text())
     curve, spacing, exact = right.get_lines()
     close(xy(curve)[0], offsets, atol=0, what="record offsets")
     close(xy(curve)[1], chords, rtol=1e-9, atol=0, what="distance of pair 0 at each record")

@@ -23,12 +23,13 @@ def plot_closest_returns(
 ) -> Figure:
     """Pair 0 of the first positions on the unit circle, and how close it ever comes back to where it started.
 
-    Left: pair 0 of positions ``0 … positions − 1`` at ``(cos p, sin p)`` (``w_0 = 1``: one radian per
-    position), coloured by position; the positions after which pair 0 comes back closer to its start than after
-    any smaller offset (``pe_docs.closest_returns``) are labelled, next to position 0. Right: for each of those
-    record offsets ``n`` up to ``max_offset``, the distance ``2·|sin(n/2)|`` between pair 0 of two rows ``n``
-    apart, on log-log axes, with the spacing of float32 numbers in ``[0.5, 1)`` (``2⁻²⁴``) and the position
-    ``2²⁴`` from which float32 no longer holds every integer.
+    Left: pair 0 of positions ``0 … positions − 1`` at ``(x, y) = (sin p, cos p)`` (``w_0 = 1``: one radian per
+    position; the site's clock-hand picture, angle ``p`` clockwise from twelve o'clock), coloured by position;
+    the positions after which pair 0 comes back closer to its start than after any smaller offset
+    (``pe_docs.closest_returns``) are labelled, next to position 0. Right: for each of those record offsets
+    ``n`` up to ``max_offset``, the distance ``2·|sin(n/2)|`` between pair 0 of two rows ``n`` apart, on log-log
+    axes, with the spacing of float32 numbers in ``[0.5, 1)`` (``2⁻²⁴``) and the position ``2²⁴`` from which
+    float32 no longer holds every integer.
 
     Args:
         positions: Number of positions drawn on the circle (``0 … positions − 1``); an integer from 2 to 1000.
@@ -61,16 +62,17 @@ def plot_closest_returns(
     circle = np.linspace(0, 2 * np.pi, 200)
     with themed(lang, theme):
         fig, (left, right) = new_figure(8.2, 3.7, ncols=2, width_ratios=(1, 1.35))
-        left.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+        left.plot(np.sin(circle), np.cos(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
-        left.scatter(np.cos(p), np.sin(p), c=colours, s=22, zorder=3)
+        left.scatter(np.sin(p), np.cos(p), c=colours, s=22, zorder=3)
         shown = [0] + [r.offset for r in records if 1 < r.offset < n]
         for j, q in enumerate(shown):
-            # the labels stand in a column right of the circle (p = 0 inside it), each linked to its point
-            place = (0.42, 0.22) if q == 0 else (1.3, 0.62 - 0.28 * (j - 1))
+            # the records sit near twelve o'clock with p = 0: their labels stand in a column right of the circle
+            # (p = 0 inside it, below its point), each linked to its point
+            place = (-0.25, 0.45) if q == 0 else (1.3, 0.85 - 0.28 * (j - 1))
             left.annotate(
                 f"p={q}",
-                (np.cos(q), np.sin(q)),
+                (np.sin(q), np.cos(q)),
                 xytext=place,
                 fontsize=8,
                 va="center",
@@ -79,13 +81,13 @@ def plot_closest_returns(
         left.set_aspect("equal")
         left.set_xlim(-1.3, 1.75)
         left.set_ylim(-1.3, 1.3)
-        left.set_xlabel("cos p")
-        left.set_ylabel("sin p")
+        left.set_xlabel("sin p")
+        left.set_ylabel("cos p")
         left.set_title(
             text(
                 lang,
-                en=f"pair 0 of positions 0…{n - 1}: 1 radian per step",
-                zh=f"位置 0…{n - 1} 的第 0 对：每步 1 弧度",
+                en=f"pair 0 of positions 0…{n - 1}: 1 radian per step, clockwise",
+                zh=f"位置 0…{n - 1} 的第 0 对：每步顺时针转 1 弧度",
             ),
             fontsize=10,
         )
