@@ -31,7 +31,7 @@ SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
 
 MAX_WORDS = 1500  # English words on a Learn page's main path
-ZH_PER_WORD = 1.9  # Chinese characters per English word, measured on the Learn pages (Han + Latin words)
+ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.69 measured on the Learn pages (Han + Latin words)
 MAX_BLOCKS = 12  # "about ten" code blocks on the main path
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
@@ -146,16 +146,25 @@ def test_learn_page_main_path_within_budget(name: str, lang: str) -> None:
     assert blocks <= MAX_BLOCKS, f"{lang}/{name}: {blocks} code blocks on the main path, budget {MAX_BLOCKS}"
 
 
+def _h2(path: Path) -> tuple[list[str], str]:
+    """The level-2 headings of a page or notebook, and its text (a notebook's Markdown cells)."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        return re.findall(r"^## (.*?)\s*$", text, flags=re.M), text
+    page = pages.read(path)
+    return [h.title for h in page.headings if h.level == 2], page.text
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("name", [n for n in LEARN if n.endswith(".md")])
+@pytest.mark.parametrize("name", LEARN)
 def test_learn_page_ends_with_what_you_know_and_exercises(name: str, lang: str) -> None:
-    page = pages.read(pages.pages(lang)[name])
-    h2 = [h.title for h in page.headings if h.level == 2]
+    h2, text = _h2(pages.pages(lang)[name])
     if name == "start-here.md":  # the reading order comes last, after the exercises
         assert h2[-1].endswith("{#next}"), f"{lang}/{name}: the last section is {h2[-1]!r}, not the reading order"
         h2 = h2[:-1]
     assert h2[-2:] == [WHAT_YOU_KNOW[lang], EXERCISES[lang]], f"{lang}/{name}: last sections are {h2[-2:]}"
-    know = page.text.split(f"## {WHAT_YOU_KNOW[lang]}", 1)[1].split("\n## ", 1)[0]
+    know = text.split(f"## {WHAT_YOU_KNOW[lang]}", 1)[1].split("\n## ", 1)[0]
     bullets = [line for line in know.splitlines() if line.startswith("- ")]
     assert len(bullets) == 3, f"{lang}/{name}: 'What you now know' has {len(bullets)} bullets, not three"
 
@@ -167,10 +176,12 @@ def test_nav_sections_and_learn_order(lang: str) -> None:
     titles = list(sections)[1:]
     assert titles[0] == SECTIONS[lang], f"{lang}: the first section is {titles[0]!r}"
     assert sections[SECTIONS[lang]] == LEARN
+    # the footer's Next follows the nav: after the last Learn page comes the first page of Use, not a deep dive
+    assert titles[1] == {"en": "Use", "zh": "使用"}[lang]
     other = nav_sections("en" if lang == "zh" else "zh")
     assert list(sections.values()) == list(other.values()), "en and zh list the same pages in the same sections"
     start_here = pages.pages(lang)["start-here.md"]
-    assert ["start-here.md", *reading_order(start_here, "next")] [: len(LEARN)] == LEARN
+    assert ["start-here.md", *reading_order(start_here, "next")][: len(LEARN)] == LEARN
     assert reading_order(pages.pages(lang)["index.md"], "learner")[: len(LEARN)] == LEARN
 
 
@@ -182,6 +193,6 @@ def test_budget_measures_what_it_says() -> None:
         '!!! abstract "Open box"\n    Seen.\n'
     )
     prose, blocks = _main_path(list(pages.parse(text).items))
-    assert count("\n".join(prose), "en") == len("Title One two three code Open box Seen".split())
+    assert count("\n".join(prose), "en") == 8  # Title One two three code Open box Seen
     assert blocks == 1
     assert count("位置编码 uses `sin` and 2 个数。", "zh") == 4 + 1 + 1 + 1 + 1 + 2
