@@ -32,7 +32,7 @@ LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "r
 
 MAX_WORDS = 1500  # English words on a Learn page's main path
 ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.69 measured on the Learn pages (Han + Latin words)
-MAX_BLOCKS = 12  # "about ten" code blocks on the main path
+MAX_BLOCKS = 10  # "about ten" code blocks on the main path (every fence: python, expected output, text)
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
