@@ -2,7 +2,8 @@
 
 Writes ``docs/en/<slug>.md`` from ``templates/chapter.md`` and ``docs/zh/<slug>.md`` from
 ``templates/chapter.zh.md`` (a Chinese skeleton with the same code blocks), and adds ``- <slug>.md`` to ``nav:``
-in ``mkdocs.yml`` just before ``api.md`` (the Chinese config inherits the nav). As created, the pair passes every
+in ``mkdocs.yml`` and ``mkdocs.zh.yml`` (its own nav, with Chinese section titles) just before ``api.md``, in the
+same section. As created, the pair passes every
 check of ``make test``: the blocks run, the stated number is asserted in both languages, the code is the same, the
 Chinese page follows the Chinese checks and the strict build finds nothing to warn about.
 
@@ -18,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh")
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
+CONFIGS = ("mkdocs.yml", "mkdocs.zh.yml")  # each has its own nav: (the Chinese one with Chinese section titles)
 NAV_ANCHOR = "api.md"  # new chapters go just before the API reference
 
 # Lower-case ASCII words joined by single hyphens, starting with a letter: the slug is the file name and the URL.
@@ -58,10 +60,11 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
     ]
     if existing:
         raise ChapterError(f"chapter {slug!r} already exists ({', '.join(existing)}); choose another name or edit it")
-    if f"{slug}.md" in nav_files(root / "mkdocs.yml"):
-        raise ChapterError(
-            f"{slug}.md is already listed under nav: in mkdocs.yml; remove it there or choose another name"
-        )
+    for name in CONFIGS:
+        if (root / name).exists() and f"{slug}.md" in nav_files(root / name):
+            raise ChapterError(
+                f"{slug}.md is already listed under nav: in {name}; remove it there or choose another name"
+            )
     return slug
 
 
@@ -87,15 +90,20 @@ def _nav_block(text: str) -> tuple[int, list[str]]:
     return start, block
 
 
+def _has_nav(config: Path) -> bool:
+    return re.search(r"^nav:[ \t]*(?:#.*)?$", config.read_text(encoding="utf-8"), flags=re.M) is not None
+
+
 def add_to_nav(config: Path, slug: str) -> None:
-    """Insert ``- <slug>.md`` in the nav of ``config`` before ``api.md`` (at the end if there is none)."""
+    """Insert ``- <slug>.md`` in the nav of ``config`` before ``api.md``, indented as it is (in its section), or at
+    the end if there is none."""
     text = config.read_text(encoding="utf-8")
     start, block = _nav_block(text)
     items = [(i, m) for i, m in enumerate(map(_NAV_ITEM.match, block)) if m]
     if not items:
         raise ChapterError(f"{config.name}: the nav: list holds no page to place the chapter next to")
-    indent = items[0][1].group("indent")
-    at = next((i for i, m in items if m.group("file") == NAV_ANCHOR), items[-1][0] + 1)
+    at, anchor = next(((i, m) for i, m in items if m.group("file") == NAV_ANCHOR), (items[-1][0] + 1, items[0][1]))
+    indent = anchor.group("indent")
     lines = text.splitlines(keepends=True)
     lines.insert(start + at, f"{indent}- {slug}.md\n")
     config.write_text("".join(lines), encoding="utf-8")
@@ -122,8 +130,10 @@ def create(slug: str, root: Path = ROOT) -> list[Path]:
         path = root / "docs" / lang / f"{slug}.md"
         path.write_text(texts[lang], encoding="utf-8")
         written.append(path)
-    add_to_nav(root / "mkdocs.yml", slug)
-    written.append(root / "mkdocs.yml")
+    for name in CONFIGS:
+        if (root / name).exists() and _has_nav(root / name):
+            add_to_nav(root / name, slug)
+            written.append(root / name)
     return written
 
 

@@ -49,6 +49,10 @@ class FigureSpec:
 # name -> spec. The name is the file name a page uses: figures/<name>.<light|dark>.svg
 FIGURES: dict[str, FigureSpec] = {
     "clock-hands": FigureSpec("plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8}),
+    # the same clocks for a phone's width (start here shows it below 600 px): two a row, larger labels
+    "clock-hands-narrow": FigureSpec(
+        "plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8, "ncols": 2, "text_size": 12}
+    ),
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),

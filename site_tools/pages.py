@@ -57,6 +57,7 @@ _BOX = re.compile(
     r"^(?P<marker>!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+)(?P<classes>(?:[ \t]+[\w-]+)*)(?:[ \t]+\"(?P<title>.*)\")?[ \t]*$"
     r"|^(?P<tab>===[+!]{0,2})[ \t]+\"(?P<tab_title>.*)\"[ \t]*$"
 )
+_PICTURE_TAG = re.compile(r"</?picture\b[^>]*>|<source\b[^>]*>")  # the wrapper of a figure with a narrow layout
 _FIGURE_SRC = re.compile(r"^(?:\./)?figures/(?P<name>[\w.-]+?)\.(?P<theme>light|dark)\.svg(?:#only-(?:light|dark))?$")
 
 
@@ -423,13 +424,20 @@ def read(path: Path) -> Page:
 
 
 def _figure_lines(inline: Any) -> list[tuple[FigureRef, int]]:
-    """The lines of a paragraph that hold nothing but one figure image: (reference, 1-based line)."""
+    """The lines of a paragraph that hold nothing but one figure image — alone, or as the image of a ``<picture>``
+    that offers another layout on narrow screens (``<picture><source media=… srcset=…>![…](…)</picture>``):
+    (reference, 1-based line)."""
     out: list[tuple[FigureRef, int]] = []
     line = inline.map[0]
     current: list[Any] = []
 
     def close() -> None:
-        shown = [t for t in current if not (t.type == "text" and not t.content.strip())]
+        shown = [
+            t
+            for t in current
+            if not (t.type == "text" and not t.content.strip())
+            and not (t.type == "html_inline" and _PICTURE_TAG.fullmatch(t.content.strip()))
+        ]
         if len(shown) == 1 and shown[0].type == "image":
             m = _FIGURE_SRC.match(shown[0].attrGet("src") or "")
             if m:

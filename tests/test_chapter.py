@@ -51,13 +51,17 @@ def test_pages_and_nav_are_created(created: Path) -> None:
     zh = (created / "docs/zh" / f"{SLUG}.md").read_text(encoding="utf-8")
     assert en.startswith("# Scratch chapter\n")
     assert zh.startswith("# 章节标题\n") and "用一段话说明" in zh  # a Chinese skeleton, not the English page
-    nav = chapter.nav_files(created / "mkdocs.yml")
-    assert nav.index(f"{SLUG}.md") == nav.index("api.md") - 1
-    assert [name for name in nav if name != f"{SLUG}.md"] == chapter.nav_files(ROOT / "mkdocs.yml")
-    # only the nav line was added to mkdocs.yml
-    before = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    after = (created / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    assert len(after) == len(before) + 1 and [line for line in after if line not in before] == [f"  - {SLUG}.md"]
+    for config in chapter.CONFIGS:  # each language's nav, in the API reference's section, just before it
+        nav = chapter.nav_files(created / config)
+        assert nav.index(f"{SLUG}.md") == nav.index("api.md") - 1
+        assert [name for name in nav if name != f"{SLUG}.md"] == chapter.nav_files(ROOT / config)
+        # only the nav line was added, indented as the line after it
+        before = (ROOT / config).read_text(encoding="utf-8").splitlines()
+        after = (created / config).read_text(encoding="utf-8").splitlines()
+        added = [line for line in after if line not in before]
+        assert len(after) == len(before) + 1 and [line.strip() for line in added] == [f"- {SLUG}.md"]
+        api = after[after.index(added[0]) + 1]
+        assert api.strip() == "- api.md" and len(added[0]) - len(added[0].lstrip()) == len(api) - len(api.lstrip())
 
 
 def test_new_pair_passes_the_page_checks(created: Path) -> None:
@@ -135,6 +139,10 @@ def test_nav_insertion_keeps_the_file_as_written(tmp_path: Path) -> None:
         config.read_text()
         == "site_name: x\nnav:\n    - index.md\n    - new-page.md\n    - api.md   # reference\n\ntheme: material\n"
     )
+    sections = "nav:\n  - index.md\n  - Learn:\n      - a.md\n  - Reference:\n      - b.md\n      - api.md\nx: 1\n"
+    config.write_text(sections)
+    chapter.add_to_nav(config, "new-page")  # in api.md's section, indented as it is
+    assert config.read_text() == sections.replace("      - api.md", "      - new-page.md\n      - api.md")
     config.write_text("nav:\n  - index.md\n  - other.md\nplugins: []\n")
     chapter.add_to_nav(config, "new-page")  # no api.md: at the end of the nav
     assert config.read_text() == "nav:\n  - index.md\n  - other.md\n  - new-page.md\nplugins: []\n"

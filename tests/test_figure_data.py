@@ -536,9 +536,15 @@ def check_transform_matrices(fig: Figure, *, ks: Sequence[int], d_model: int) ->
     assert sum(bool(ax.get_images()) for ax in fig.axes) == len(ks)
 
 
-def check_clock_hands(fig: Figure, *, positions: Sequence[int], d_model: int) -> None:
+def check_clock_hands(
+    fig: Figure, *, positions: Sequence[int], d_model: int, ncols: int = 3, text_size: float = 9.0
+) -> None:
     hands = d_model // 2
     assert len(fig.axes) == len(positions)
+    # the layout: clocks in rows of ncols, in order; the legend's text at text_size
+    grid = [(ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start) for ax in fig.axes]
+    assert grid == [divmod(n, ncols) for n in range(len(positions))], grid
+    assert [t.get_fontsize() for t in fig.legends[0].get_texts()] == [text_size] * hands
     face = np.linspace(0, 2 * np.pi, 200)
     for ax, p in zip(fig.axes, positions, strict=True):
         lines = ax.get_lines()
@@ -563,8 +569,8 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         circle, path = ax.get_lines()
         x, y = xy(circle)
         theta = np.linspace(0, 2 * np.pi, len(x))
-        close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
-        expected = np.stack((np.cos(p * w), np.sin(p * w)), axis=-1)  # (cos, sin): x = cos, y = sin
+        close(np.stack((x, y)), np.stack((np.sin(theta), np.cos(theta))), atol=1e-12, what="unit circle")
+        expected = np.stack((np.sin(p * w), np.cos(p * w)), axis=-1)  # (sin, cos): x = sin, y = cos
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"path of pair {i}")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
         close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of pair {i}")
@@ -573,7 +579,7 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         for note in ax.texts:
             q = int(note.get_text().removeprefix("p="))
             close(note.xy, expected[q], atol=1e-12, what=note.get_text())
-        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"cos(p·w_{i})"
+        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"sin(p·w_{i})"
 
 
 def check_encoding_curve(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
@@ -886,6 +892,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
     "clock-hands": ("plot_clock_hands", check_clock_hands),
+    "clock-hands-narrow": ("plot_clock_hands", check_clock_hands),
     "geometry-curve": ("plot_encoding_curve", check_encoding_curve),
     "geometry-pca": ("plot_principal_components", check_principal_components),
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),

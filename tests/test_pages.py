@@ -3,6 +3,7 @@ pytest-codeblocks reads it, and both languages carry the same code."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,9 @@ def test_both_languages_have_the_page_and_the_same_code(name: str) -> None:
 
 def test_every_figure_is_used_and_every_reference_registered() -> None:
     used = {(ref.name, ref.theme) for path in MD_PAGES for ref in pages.read(path).figures}
+    # a <picture>'s other layouts (start here's clocks for phones): <source ... srcset="../figures/<name>.<theme>.svg">
+    srcset = re.compile(r'<source [^>]*srcset="(?:\.\./)?figures/(?P<name>[\w.-]+?)\.(?P<theme>light|dark)\.svg"')
+    used |= {(m["name"], m["theme"]) for path in MD_PAGES for m in srcset.finditer(path.read_text(encoding="utf-8"))}
     assert {name for name, _ in used} <= set(FIGURES), sorted({n for n, _ in used} - set(FIGURES))
     expected = {(n, t) for n in FIGURES for t in ("light", "dark")}
     assert used == expected, f"unused figure variants: {sorted(expected - used)}"
@@ -216,6 +220,15 @@ def test_figures_only_where_a_line_shows_nothing_else() -> None:
         ("heatmap", "dark", "Heat map", 9),
     ]
     assert [type(i).__name__ for i in page.items] == ["Prose", "Figure"]
+    # the image of a <picture> that offers a narrow layout is still the figure line (start here's clocks)
+    source = '<picture><source media="(max-width: 37.5em)" srcset="../figures/heatmap-narrow.{}.svg">'
+    text = "".join(
+        f"{source.format(t)}![Heat map](figures/heatmap.{t}.svg#only-{t})</picture>\n" for t in ("light", "dark")
+    )
+    page = pages.parse(text)
+    assert [(f.name, f.theme, f.line) for f in page.figures] == [("heatmap", "light", 1), ("heatmap", "dark", 2)]
+    assert [type(i).__name__ for i in page.items] == ["Figure"]
+    assert pages.parse("<span>x</span>![Heat map](figures/heatmap.light.svg#only-light)\n").figures == ()
 
 
 def test_front_matter_as_mkdocs_reads_it() -> None:

@@ -18,6 +18,18 @@ def test_layout_and_labels(lang: str) -> None:
     assert labels[0] == "w = 1" and len(labels) == 3  # one entry per hand, from the first clock only
 
 
+def test_narrow_layout_for_phones() -> None:
+    """Two clocks a row, a legend in two columns, larger text: the layout start here shows below 600 px."""
+    wide = plot_clock_hands(d_model=8)
+    narrow = plot_clock_hands(d_model=8, ncols=2, text_size=12)
+    assert [ax.get_subplotspec().colspan.start for ax in narrow.axes] == [0, 1] * 3
+    assert narrow.legends[0]._ncols == 2 and wide.legends[0]._ncols == 4
+    assert [t.get_fontsize() for t in narrow.legends[0].get_texts()] == [12.0] * 4
+    assert narrow.axes[0].title.get_fontsize() == 13.0 and wide.axes[0].title.get_fontsize() == 10.0
+    (w_wide, _), (w_narrow, h_narrow) = wide.get_size_inches(), narrow.get_size_inches()
+    assert w_narrow < w_wide and h_narrow > w_narrow  # narrower than the desktop figure, and taller than wide
+
+
 def test_decimal_frequencies_are_labelled_as_fractions() -> None:
     labels = [t.get_text() for t in plot_clock_hands((0,), d_model=8).legends[0].get_texts()]
     assert labels == ["w = 1", "w = 1/10", "w = 1/100", "w = 1/1000"]
@@ -35,6 +47,8 @@ def test_decimal_frequencies_are_labelled_as_fractions() -> None:
         ({"d_model": 12}, ValueError, "d_model must be <= 10 (one hand per pair, 5 at most), got 12"),
         ({"d_model": 7}, ValueError, "d_model must be even"),
         ({"ncols": 0}, ValueError, "ncols must be >= 1, got 0"),
+        ({"text_size": 30}, ValueError, "text_size must be <= 20.0, got 30"),
+        ({"text_size": "12"}, TypeError, "text_size must be a real number"),
         ({"base": -1.0}, ValueError, "base must be finite and > 0"),
         ({"lang": "fr"}, ValueError, "lang must be one of"),
     ],

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs._checks import check_base, check_d_model, check_int, check_real
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.plotting._style import CYCLE, Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
@@ -32,6 +32,7 @@ def plot_clock_hands(
     *,
     base: float = 10000.0,
     ncols: int = 3,
+    text_size: float = 9.0,
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -47,7 +48,10 @@ def plot_clock_hands(
         positions: Positions to draw, one clock each; integers >= 0, at least one.
         d_model: Width of the encoding; a positive even integer with at most 10 columns (5 hands).
         base: The constant of the encoding; finite and > 0.
-        ncols: Clocks per row of the figure; an integer >= 1.
+        ncols: Clocks per row of the figure; an integer >= 1. With 2 or fewer, the legend has two columns (the
+            narrow layout a phone shows); otherwise one row.
+        text_size: Font size of the legend, in points (the titles are one point larger); a number in
+            ``[6, 20]``.
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -58,9 +62,10 @@ def plot_clock_hands(
 
     Raises:
         TypeError: ``positions`` is not a sequence, an entry of it, ``d_model`` or ``ncols`` is not an
-            integer, or ``base`` is not a real number.
+            integer, or ``base`` or ``text_size`` is not a real number.
         ValueError: ``positions`` is empty or has a negative entry, ``d_model`` is odd, < 2 or > 10,
-            ``ncols`` < 1, ``base`` is not finite and > 0, or a bad ``lang``/``theme``.
+            ``ncols`` < 1, ``base`` is not finite and > 0, ``text_size`` is outside ``[6, 20]``, or a bad
+            ``lang``/``theme``.
 
     Examples:
         >>> fig = plot_clock_hands((0, 5), d_model=4)
@@ -74,13 +79,17 @@ def plot_clock_hands(
         raise ValueError(f"d_model must be <= {2 * MAX_HANDS} (one hand per pair, {MAX_HANDS} at most), got {d}")
     base = check_base(base)
     ncols = min(check_int("ncols", ncols, minimum=1), len(ps))
+    size = check_real("text_size", text_size, minimum=6.0, maximum=20.0)
     nrows = math.ceil(len(ps) / ncols)
+    legend_cols = d // 2 if ncols >= 3 else min(2, d // 2)
+    legend_rows = math.ceil((d // 2) / legend_cols)
     rows = sinusoidal_table(max(ps) + 1, d, base=base, dtype=torch.float64)[ps].numpy()
     w = inverse_frequencies(d, base=base).tolist()
     lengths = 1 - 0.15 * np.arange(d // 2)
     face = np.linspace(0, 2 * np.pi, 200)
     with themed(lang, theme):
-        fig, axes = new_figure(2.2 * ncols + 0.4, 2.25 * nrows + 0.55, nrows=nrows, ncols=ncols, squeeze=False)
+        height = 2.25 * nrows + (0.3 + 0.2 * legend_rows) * size / 9
+        fig, axes = new_figure(2.2 * ncols + 0.4, height, nrows=nrows, ncols=ncols, squeeze=False)
         for n, ax in enumerate(axes.flat):
             if n >= len(ps):
                 ax.remove()
@@ -103,12 +112,12 @@ def plot_clock_hands(
             ax.grid(False)
             for spine in ax.spines.values():
                 spine.set_visible(False)
-            ax.set_title(text(lang, en=f"position {p}", zh=f"位置 {p}"), fontsize=10)
+            ax.set_title(text(lang, en=f"position {p}", zh=f"位置 {p}"), fontsize=size + 1)
         fig.legend(
             loc="outside lower center",
-            ncols=d // 2,
-            fontsize=9,
+            ncols=legend_cols,
+            fontsize=size,
             title=text(lang, en="hand i turns w_i radians per position", zh="第 i 根指针每个位置转 w_i 弧度"),
-            title_fontsize=9,
+            title_fontsize=size,
         )
     return fig

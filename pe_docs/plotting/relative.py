@@ -90,8 +90,9 @@ def plot_rotating_pairs(
 ) -> Figure:
     """Each (sin, cos) pair as a point on the unit circle, for positions ``0 … positions - 1``.
 
-    Pair ``i`` is drawn at ``(cos(p·w_i), sin(p·w_i))``, so moving one position turns it by the angle
-    ``w_i``: the first pair runs round the circle, later pairs barely move.
+    Pair ``i`` is drawn as start here's clock hands draw it, in the table's order: at ``(sin(p·w_i), cos(p·w_i))``
+    (column ``2i`` across, column ``2i + 1`` up), starting at twelve o'clock, so moving one position turns it
+    clockwise by the angle ``w_i``: the first pair runs round the circle, later pairs barely move.
 
     Args:
         d_model: Width of the encoding; a positive even integer.
@@ -127,8 +128,8 @@ def plot_rotating_pairs(
         fig, axes = new_figure(2.6 * len(pairs) + 0.6, 3.3, nrows=1, ncols=len(pairs), squeeze=False)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         for ax, i in zip(axes[0], pairs, strict=True):
-            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
-            xs, ys = table[:, 2 * i + 1], table[:, 2 * i]
+            ax.plot(np.sin(circle), np.cos(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # (sin, cos): x, y
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
             # label p = 1 only where it has visibly moved away from p = 0
@@ -137,9 +138,9 @@ def plot_rotating_pairs(
             ax.set_aspect("equal")
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
-            ax.set_xlabel(f"cos(p·w_{i})")
+            ax.set_xlabel(f"sin(p·w_{i})")
             ax.set_title(text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10)
-        axes[0][0].set_ylabel("sin(p·w_i)")
+        axes[0][0].set_ylabel("cos(p·w_i)")
         fig.suptitle(
             text(
                 lang,

@@ -1,0 +1,198 @@
+"""The Learn track: a newcomer finishes it in under an hour, in the order the site gives it.
+
+The Learn pages are the pages of the nav's first section (Learn / 学习). Each one's **main path** — what a reader
+reads who opens no collapsed box — must stay within a budget:
+
+- at most ``MAX_WORDS`` words of English text (prose, headings, tables, open admonitions and content tabs;
+  not code, not math, not figures, not link targets, not the inside of a ``???`` box, which is closed);
+- for Chinese, at most ``MAX_WORDS * ZH_PER_WORD`` characters (each Han character counts one, each Latin word or
+  number counts one), ``ZH_PER_WORD`` being the ratio measured on these pages when the budget was set;
+- at most ``MAX_BLOCKS`` code blocks (every fence: python, its expected output, text, console) on the main path.
+
+The budget is read from the Markdown with ``site_tools.pages`` (the one reader of a page); for the notebook, from
+its cells (Markdown cells as prose, code cells as blocks). Each Learn page ends with "What you now know" and its
+exercises, and the nav's Learn order is the order start here and the home page give.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_tools import pages
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
+SECTIONS = {"en": "Learn", "zh": "学习"}
+LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
+
+MAX_WORDS = 1500  # English words on a Learn page's main path
+ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.69 measured on the Learn pages (Han + Latin words)
+MAX_BLOCKS = 10  # "about ten" code blocks on the main path (every fence: python, expected output, text)
+WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
+EXERCISES = {"en": "Exercises", "zh": "练习"}
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’._-]*")
+
+
+def _plain(markdown: str) -> str:
+    """The words a reader reads in a piece of Markdown: no math, code, HTML, link targets or Markdown syntax."""
+    text = re.sub(r"<!--.*?-->", " ", markdown, flags=re.S)
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)  # display math
+    text = re.sub(r"\$[^$\n]+\$", " ", text)  # inline math
+    text = re.sub(r"`[^`\n]+`", " code ", text)  # an inline code span reads as one word
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # an image (alt text is for screen readers)
+    text = re.sub(r"\]\([^)]*\)", "]", text)  # a link: its text only
+    text = re.sub(r"\{[#.][^}]*\}", " ", text)  # attribute lists, heading anchors
+    text = re.sub(r"<[^>]+>", " ", text)  # HTML tags (their text stays)
+    return text
+
+
+def count(text: str, lang: str) -> int:
+    """English: words. Chinese: Han characters plus Latin words and numbers."""
+    plain = _plain(text)
+    if lang == "zh":
+        return len(_HAN.findall(plain)) + len(_LATIN_WORD.findall(_HAN.sub(" ", plain)))
+    return len(_LATIN_WORD.findall(plain))
+
+
+def _main_path(items: list[pages.Item]) -> tuple[list[str], int]:
+    """(prose chunks, code blocks) of the items a reader sees without opening a collapsed box."""
+    prose: list[str] = []
+    blocks = 0
+    for item in items:
+        if isinstance(item, pages.Box):
+            if item.kind == "details" and not item.open:
+                continue
+            if item.title:
+                prose.append(item.title)
+            inner, n = _main_path(item.items)
+            prose += inner
+            blocks += n
+        elif isinstance(item, pages.Prose):
+            prose.append("\n".join(item.lines))
+        elif isinstance(item, pages.Code | pages.Expected | pages.Verbatim):
+            blocks += 1
+    return prose, blocks
+
+
+def main_path(path: Path, lang: str) -> tuple[int, int]:
+    """(words or Chinese characters, code blocks) on the main path of a page or notebook."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        return count(text, lang), sum(c["cell_type"] == "code" for c in cells)
+    page = pages.read(path)
+    prose, blocks = _main_path(list(page.items))
+    return count("\n".join(prose), lang), blocks
+
+
+def budget(lang: str) -> int:
+    return MAX_WORDS if lang == "en" else round(MAX_WORDS * ZH_PER_WORD)
+
+
+def nav_sections(lang: str) -> dict[str, list[str]]:
+    """The nav of one language's config as {section title: [page files]} (top-level pages under "")."""
+    config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=_Loader)
+    sections: dict[str, list[str]] = {}
+    for entry in config["nav"]:
+        if isinstance(entry, str):
+            sections.setdefault("", []).append(entry)
+            continue
+        ((title, value),) = entry.items()
+        if isinstance(value, str):
+            sections.setdefault("", []).append(value)
+        else:
+            sections[title] = [v if isinstance(v, str) else next(iter(v.values())) for v in value]
+    return sections
+
+
+class _Loader(yaml.SafeLoader):
+    """Reads mkdocs.yml: its ``!!python/…`` tags (the slugify function) are kept as plain data."""
+
+
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def reading_order(path: Path, heading_id: str) -> list[str]:
+    """The pages linked, in order and without repeats, from the section of a page whose heading has ``heading_id``."""
+    text = path.read_text(encoding="utf-8")
+    start = re.search(rf"^#+ .*\{{#{heading_id}\}}\s*$", text, flags=re.M)
+    assert start, f"{path}: no heading with {{#{heading_id}}}"
+    rest = text[start.end() :]
+    end = re.search(r"^#+ ", rest, flags=re.M)
+    section = rest[: end.start()] if end else rest
+    order: list[str] = []
+    for target in re.findall(r"\]\(([\w.-]+\.(?:md|ipynb))(?:#[^)]*)?\)", section):
+        if target not in order:
+            order.append(target)
+    return order
+
+
+# --- the tests ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", LEARN)
+def test_learn_page_main_path_within_budget(name: str, lang: str) -> None:
+    words, blocks = main_path(pages.pages(lang)[name], lang)
+    unit = "words" if lang == "en" else "characters"
+    assert words <= budget(lang), f"{lang}/{name}: {words} {unit} on the main path, budget {budget(lang)}"
+    assert blocks <= MAX_BLOCKS, f"{lang}/{name}: {blocks} code blocks on the main path, budget {MAX_BLOCKS}"
+
+
+def _h2(path: Path) -> tuple[list[str], str]:
+    """The level-2 headings of a page or notebook, and its text (a notebook's Markdown cells)."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        return re.findall(r"^## (.*?)\s*$", text, flags=re.M), text
+    page = pages.read(path)
+    return [h.title for h in page.headings if h.level == 2], page.text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", LEARN)
+def test_learn_page_ends_with_what_you_know_and_exercises(name: str, lang: str) -> None:
+    h2, text = _h2(pages.pages(lang)[name])
+    if name == "start-here.md":  # the reading order comes last, after the exercises
+        assert h2[-1].endswith("{#next}"), f"{lang}/{name}: the last section is {h2[-1]!r}, not the reading order"
+        h2 = h2[:-1]
+    assert h2[-2:] == [WHAT_YOU_KNOW[lang], EXERCISES[lang]], f"{lang}/{name}: last sections are {h2[-2:]}"
+    know = text.split(f"## {WHAT_YOU_KNOW[lang]}", 1)[1].split("\n## ", 1)[0]
+    bullets = [line for line in know.splitlines() if line.startswith("- ")]
+    assert len(bullets) == 3, f"{lang}/{name}: 'What you now know' has {len(bullets)} bullets, not three"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nav_sections_and_learn_order(lang: str) -> None:
+    sections = nav_sections(lang)
+    assert sections[""] == ["index.md"]
+    titles = list(sections)[1:]
+    assert titles[0] == SECTIONS[lang], f"{lang}: the first section is {titles[0]!r}"
+    assert sections[SECTIONS[lang]] == LEARN
+    # the footer's Next follows the nav: after the last Learn page comes the first page of Use, not a deep dive
+    assert titles[1] == {"en": "Use", "zh": "使用"}[lang]
+    other = nav_sections("en" if lang == "zh" else "zh")
+    assert list(sections.values()) == list(other.values()), "en and zh list the same pages in the same sections"
+    start_here = pages.pages(lang)["start-here.md"]
+    assert ["start-here.md", *reading_order(start_here, "next")][: len(LEARN)] == LEARN
+    assert reading_order(pages.pages(lang)["index.md"], "learner")[: len(LEARN)] == LEARN
+
+
+def test_budget_measures_what_it_says() -> None:
+    """The counter skips code, math, link targets and closed boxes, and counts open boxes and Chinese characters."""
+    text = (
+        "# Title\n\nOne two [three](x.md#y) $a + b$ `code`.\n\n$$\nx = 1\n$$\n\n```python\nprint(1)\n```\n\n"
+        '??? note "Closed"\n    Hidden words here.\n\n    ```python\n    x = 2\n    ```\n\n'
+        '!!! abstract "Open box"\n    Seen.\n'
+    )
+    prose, blocks = _main_path(list(pages.parse(text).items))
+    assert count("\n".join(prose), "en") == 8  # Title One two three code Open box Seen
+    assert blocks == 1
+    assert count("位置编码 uses `sin` and 2 个数。", "zh") == 4 + 1 + 1 + 1 + 1 + 2
