@@ -61,7 +61,7 @@
     const slow = checkReal("beta_slow", betaSlow, 0, true);
     if (slow > fast) {
       throw argumentError(RangeError, `beta_slow must be <= beta_fast=${fast}, got ${slow}`, "beta_slow", slow,
-        "atMost", fast);
+        "belowFast", fast);
     }
     const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(b));
     return [index(fast), index(slow), d];
@@ -234,7 +234,7 @@
       high_freq_factor: "high_freq_factor",
       names: { original: "L", original_len: "L", target: "the target length", seq_len: "the target length" },
       errors: {
-        atMost: (e) => `${e.argument} must be <= beta_fast = ${e.limit}, got ${show(e.value)}`,
+        belowFast: (e) => `${e.argument} must be <= beta_fast = ${e.limit}, got ${show(e.value)}`,
         aboveLow: (e) => `${e.argument} must be > low_freq_factor = ${e.limit}, got ${show(e.value)}`,
       },
       frequencies: "Frequency w_i of each pair (log scale)",
@@ -280,7 +280,7 @@
       high_freq_factor: "high_freq_factor",
       names: { original: "训练长度 L", original_len: "训练长度 L", target: "目标长度", seq_len: "目标长度" },
       errors: {
-        atMost: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
+        belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
         aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${e.limit}，收到的是 ${show(e.value)}`,
       },
       frequencies: "每一对的频率 w_i（对数坐标）",
@@ -399,10 +399,10 @@
     line(a, Array.from(s.w), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
     line(a, Array.from(s.scaled), "pe-live__c0");
 
-    const [tlo, thi] = logRange([...s.trainedTurns, ...s.targetTurns, 1]);
+    const [turnsLo, turnsHi] = logRange([...s.trainedTurns, ...s.targetTurns, 1]);
     const b = chart(width, 220, {
       label: t.anglesLabel(s.beyond.length, ranges(s.beyond)),
-      x: xs, y: { lo: tlo, hi: thi, log: true, label: t.turnsAxis },
+      x: xs, y: { lo: turnsLo, hi: turnsHi, log: true, label: t.turnsAxis },
     });
     band(b);
     b.plot.append(svg("line", { class: "pe-live__mark", x1: b.x0, x2: b.x1, y1: r2(b.sy(1)), y2: r2(b.sy(1)) }));
