@@ -219,11 +219,12 @@ class FirstView:
         return sum(size for _, size in self.downloads())
 
     def wait_until_rendered(self) -> None:
-        """Wait until the page's scripts have run: the document is complete, the explorer (if any) has drawn, and
-        two frames have been rendered since (ResizeObserver callbacks, such as scrollers.js's, have run)."""
+        """Wait until the page's scripts have run: the document is complete, every explorer and live figure (if any)
+        has drawn, and two frames have been rendered since (ResizeObserver callbacks, such as scrollers.js's, have
+        run)."""
         self.page.wait_for_function(
             """() => document.readyState === 'complete'
-                     && [...document.querySelectorAll('.pe-explorer')].every(e => e.dataset.state)"""
+                     && [...document.querySelectorAll('.pe-explorer, .pe-live')].every(e => e.dataset.state)"""
         )
         self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 

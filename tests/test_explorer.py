@@ -4,8 +4,9 @@ The explorer's script computes the table itself, in float64, as ``window.peDocs.
 base)``. These tests compare it with ``pe_docs.sinusoidal_table(..., dtype=torch.float64)`` over a grid of sizes
 and bases, drive the controls with the keyboard alone and check every view against ``pe_docs`` (the drawn table's
 size, its pixels, the chosen columns, the wavelengths, the dot products against ``neighbour_similarity``), check
-the messages for bad input in both languages and the recovery, both colour schemes, a 390 px wide screen, the
-absence of console errors and off-site requests, and the script's size.
+the messages for bad input in both languages and the recovery, the settings kept in the page's address (and
+restored from it), both colour schemes, a 390 px wide screen, the absence of console errors and off-site requests,
+and the script's size.
 
 Tolerance. Both sides form the same float64 operations: ``w_i = base ** -(2i / d)``, the phase ``p · w_i``, its
 sine and cosine. The operations ``2i / d``, the negation and ``p · w_i`` are IEEE-rounded on both sides; ``pow``,
@@ -32,6 +33,7 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
@@ -308,6 +310,16 @@ def test_keyboard_alone_drives_every_view(visit: object, path: str) -> None:
     assert page.locator(".pe-explorer__canvas--wavelengths").get_attribute("data-pairs") == str(d // 2)
 
     check_heatmap_pixels(page, sinusoidal_table(n, d, base=100, dtype=torch.float64).numpy())
+
+    # the settings are in the page's address, and opening that address restores them
+    settings = {"d_model": "64", "base": "100", "max_len": "300", "position": "10", "columns": "1, 20 63"}
+    assert dict(parse_qsl(urlsplit(page.url).query)) == {f"table.{k}": x for k, x in settings.items()}
+    assert urlsplit(page.url).fragment == "table-explorer"
+    if not path.startswith("zh/"):  # one reload is enough: both languages run the same script
+        page.goto(page.url, wait_until="load")
+        page.wait_for_selector(".pe-explorer[data-state=ok]")
+        again = v.data()
+        assert (again["n"], again["d"], again["base"], again["p"], again["columns"]) == (n, d, 100, p, [1, 20, 63])
 
 
 # RdBu_r in 11 stops, as the script and the build-time heatmap use it

@@ -6,7 +6,9 @@
 // <div class="pe-explorer" data-d-model data-base data-max-len data-position data-columns> on a page becomes
 // an explorer: number inputs, and four views (the table as a heatmap, chosen columns, the wavelength of every
 // pair, and the dot product PE[p]·PE[p+k] against k), re-drawn on input, on resize and when the colour scheme
-// changes. Bad input shows a message in the page's language in place of the views.
+// changes. Bad input shows a message in the page's language in place of the views. The settings are kept in the
+// page's address (?table.d_model=64&table.base=100&…#table-explorer), written as the reader changes them; opening
+// that address restores them.
 (function () {
   "use strict";
 
@@ -579,8 +581,28 @@
     return { maxLen, d, base, p, columns };
   }
 
+  // The settings in the page's address: query parameters table.<field> (one table explorer per page uses them).
+  const ADDRESS = "table";
+  function readAddress() {
+    const out = {};
+    for (const [k, v] of new URLSearchParams(location.search)) {
+      if (k.startsWith(`${ADDRESS}.`)) out[k.slice(ADDRESS.length + 1)] = v;
+    }
+    return out;
+  }
+  function writeAddress(inputs, anchor) {
+    const url = new URL(location.href);
+    for (const k of [...url.searchParams.keys()]) if (k.startsWith(`${ADDRESS}.`)) url.searchParams.delete(k);
+    for (const [k, input] of Object.entries(inputs)) url.searchParams.set(`${ADDRESS}.${k}`, input.value);
+    if (anchor) url.hash = anchor;
+    if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+  }
+
   function create(root) {
     const id = `pe-explorer-${++counter}`;
+    const owner = counter === 1; // the page's first explorer keeps its settings in the address
+    if (!root.id && owner) root.id = "table-explorer";
+    const saved = owner ? readAddress() : {};
     const lang = language();
     const t = TEXT[lang];
     const inputs = {};
@@ -590,7 +612,7 @@
         id: `${id}-${f.key}`,
         name: f.key,
         type: f.text ? "text" : "number",
-        value: root.dataset[f.data] || f.fallback,
+        value: f.key in saved ? saved[f.key] : root.dataset[f.data] || f.fallback,
         autocomplete: "off",
       });
       if (!f.text) input.inputMode = f.key === "base" ? "decimal" : "numeric";
@@ -624,7 +646,9 @@
     const state = { root, inputs, canvases, lang, error: null, data: null, draws: 0 };
     root.peExplorer = state;
 
-    function compute() {
+    // `write`: a change by the reader, written into the address (not the first computation).
+    function compute(write = true) {
+      if (write && owner) writeAddress(inputs, root.id);
       let params;
       try {
         params = readInputs(inputs);
@@ -716,7 +740,7 @@
     };
     form.addEventListener("input", () => {
       clearTimeout(timer);
-      timer = setTimeout(compute, 300);
+      timer = setTimeout(() => compute(), 300);
     });
     form.addEventListener("change", now);
     // A form of several fields has no implicit submission: Enter is handled here.
@@ -737,7 +761,7 @@
     new MutationObserver(draw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
     state.update = now;
     state.draw = draw;
-    compute();
+    compute(false);
     return state;
   }
 

@@ -1,0 +1,363 @@
+// ALiBi and T5, live (relative-schemes; pe-live.js has the frame): two biases added to attention scores that depend
+// on the offset alone, and their computations, as window.peDocs.alibiSlopes(nHeads) ≙ pe_docs.alibi_slopes and
+// window.peDocs.t5RelativeBucket(relativePosition, bidirectional, numBuckets, maxDistance) ≙ t5_relative_bucket.
+// ALiBi: the number of heads gives each head its slope, drawn with one head's bias matrix −m_h·(i − j). T5: the
+// bucket of every offset for bidirectional, num_buckets and max_distance, with the exact buckets, the start of the
+// last bucket and max_distance marked. The two parts are two explorers in one box, each with its own settings in
+// the address (alibi.*, t5.*) and its own message for bad settings.
+(function () {
+  "use strict";
+
+  const live = window.peDocs.live;
+  const { argumentError, checkInt, checkBool, show } = live;
+  const LIMITS = { n_heads: 128, seq_len: 32, num_buckets: 1024, max_distance: 100000, reach: 5000 };
+
+  // ---- the computations, as pe_docs (alternatives.py, relative_schemes.py) ---------------------------------
+
+  // ALiBi's slopes (pe_docs.alibi_slopes): 2^(−8h/n) for n a power of two; otherwise those of the nearest smaller
+  // power of two m, then every other slope of 2m heads.
+  function alibiSlopes(nHeads) {
+    const n = checkInt("n_heads", nHeads, 1);
+    const powerOfTwo = (k) => Float64Array.from({ length: k }, (_, j) => Math.pow(2, (-8 * (j + 1)) / k));
+    let m = 1;
+    while (m * 2 <= n) m *= 2;
+    if (m === n) return powerOfTwo(n);
+    const out = new Float64Array(n);
+    out.set(powerOfTwo(m));
+    const more = powerOfTwo(2 * m);
+    for (let j = 0; j < n - m; j++) out[m + j] = more[2 * j];
+    return out;
+  }
+
+  // T5's bucket of the offset j − i (pe_docs.t5_relative_bucket): a number, or an array of them.
+  function t5RelativeBucket(relativePosition, bidirectional = true, numBuckets = 32, maxDistance = 128) {
+    const many = Array.isArray(relativePosition) || ArrayBuffer.isView(relativePosition);
+    const offsets = many ? Array.from(relativePosition) : [relativePosition];
+    for (const rp of offsets) {
+      if (typeof rp !== "number" || !Number.isInteger(rp)) {
+        throw argumentError(TypeError, `relative_position must hold integers, got ${show(rp)}`,
+          "relative_position", rp, "integer");
+      }
+    }
+    checkBool("bidirectional", bidirectional);
+    let n = checkInt("num_buckets", numBuckets, 4);
+    if (bidirectional && n % 2) {
+      throw argumentError(RangeError, `num_buckets must be even when bidirectional, got ${n}`, "num_buckets", n,
+        "evenBuckets");
+    }
+    if (bidirectional) n = Math.floor(n / 2);
+    const exact = Math.floor(n / 2);
+    const maxD = checkInt("max_distance", maxDistance, exact + 1);
+    const logMax = Math.log(maxD / exact);
+    const out = offsets.map((rp) => {
+      const offset = bidirectional && rp > 0 ? n : 0;
+      const distance = bidirectional ? Math.abs(rp) : Math.max(-rp, 0);
+      if (distance < exact) return offset + distance;
+      const scaled = Math.log(distance / exact) / logMax;
+      return offset + Math.min(exact + Math.floor(scaled * (n - exact)), n - 1);
+    });
+    return many ? out : out[0];
+  }
+
+  Object.assign(window.peDocs, { alibiSlopes, t5RelativeBucket });
+
+  // ---- the figures --------------------------------------------------------------------------------------------
+
+  const ALIBI_TEXT = {
+    en: {
+      heading: "ALiBi: a slope per head, a penalty proportional to the distance",
+      n_heads: "heads n_heads",
+      seq_len: "positions shown",
+      head: "head h (from 1)",
+      causal: "causal (keys after the query masked)",
+      slopes: "Slope m_h of every head (log scale)",
+      matrix: (h, m) => `Bias of head ${h} (slope ${m}): query i down, key j across`,
+      headAxis: "head h",
+      slopeAxis: "slope m_h",
+      query: "query i",
+      keyAxis: "key j",
+      slopesLabel: (list) => `Slopes of the heads, from head 1: ${list}.`,
+      matrixLabel: (h, n, far, v) => `Bias matrix of head ${h} over ${n} positions: 0 on the diagonal, ${v} at `
+        + `distance ${far}.`,
+      masked: "masked (−∞)",
+      summary: (s) => `${s.n} heads. Slopes ${s.list}${s.power ? "" : ` (${s.n} is not a power of two: the slopes `
+        + `of ${s.m} heads, then every other slope of ${2 * s.m})`}. Head ${s.h} adds −${s.slope} per position of `
+        + `distance: ${s.far} at distance ${s.distance}.`,
+      errors: {
+        head: (e) => `head must be between 1 and n_heads = ${e.limit}, got ${e.value}`,
+      },
+    },
+    zh: {
+      heading: "ALiBi：每个头一个斜率，惩罚与距离成正比",
+      n_heads: "头数 n_heads",
+      seq_len: "显示的位置数",
+      head: "第 h 个头（从 1 起）",
+      causal: "因果（屏蔽查询之后的键）",
+      slopes: "每个头的斜率 m_h（对数坐标）",
+      matrix: (h, m) => `第 ${h} 个头的偏置（斜率 ${m}）：纵向是查询 i，横向是键 j`,
+      headAxis: "第 h 个头",
+      slopeAxis: "斜率 m_h",
+      query: "查询 i",
+      keyAxis: "键 j",
+      slopesLabel: (list) => `各个头的斜率，从第 1 个头起：${list}。`,
+      matrixLabel: (h, n, far, v) => `第 ${h} 个头在 ${n} 个位置上的偏置矩阵：对角线为 0，距离 ${far} 处为 ${v}。`,
+      masked: "屏蔽（−∞）",
+      summary: (s) => `${s.n} 个头，斜率 ${s.list}${s.power ? "" : `（${s.n} 不是 2 的幂：先取 ${s.m} 个头的斜率，`
+        + `再隔一个取 ${2 * s.m} 个头的斜率）`}。第 ${s.h} 个头的偏置随距离每增加一个位置减少 ${s.slope}：`
+        + `距离 ${s.distance} 处为 ${s.far}。`,
+      errors: {
+        head: (e) => `head 必须在 1 到 n_heads = ${e.limit} 之间，收到的是 ${e.value}`,
+      },
+    },
+  };
+
+  const T5_TEXT = {
+    en: {
+      heading: "T5: offsets in buckets, exact near the query, logarithmic further out",
+      bidirectional: "bidirectional (the encoder)",
+      num_buckets: "num_buckets",
+      max_distance: "max_distance",
+      reach: "offsets shown (±)",
+      buckets: "Bucket of each offset j − i (key minus query)",
+      offsetAxis: "offset j − i",
+      bucketAxis: "bucket",
+      exactMark: "exact buckets",
+      maxMark: "±max_distance",
+      lastMark: "start of the last bucket",
+      errors: { evenBuckets: (e) => `${e.argument} must be even when bidirectional, got ${show(e.value)}` },
+      label: (lo, hi) => `T5's bucket of every offset from ${lo} to ${hi}; the marks are described below.`,
+      summary: (s) => `${s.bidirectional
+        ? `Bidirectional: ${s.half} buckets for keys at or before the query, ${s.half} `
+        + "for keys after it. In each direction" : `Causal: all ${s.half} buckets look backwards; every key after the `
+        + "query falls into bucket 0. Looking back"}, distances 0 to ${s.exact - 1} get a bucket each; from ${s.exact} `
+        + `on, the buckets grow logarithmically, and from distance ${s.last} on every offset shares the last bucket `
+        + `(max_distance = ${s.maxDistance}). ${s.used} of the ${s.total} buckets are used${s.unused.length
+          ? ` (never: ${s.unused.join(", ")})` : ""}.`,
+    },
+    zh: {
+      heading: "T5：按偏移分桶，靠近查询时精确，越远越按对数变宽",
+      bidirectional: "双向（编码器）",
+      num_buckets: "桶数 num_buckets",
+      max_distance: "max_distance",
+      reach: "显示的偏移范围（±）",
+      buckets: "每个偏移 j − i（键减查询）所在的桶",
+      offsetAxis: "偏移 j − i",
+      bucketAxis: "桶",
+      exactMark: "精确桶",
+      maxMark: "±max_distance",
+      lastMark: "最后一个桶的起点",
+      errors: { evenBuckets: (e) => `双向（bidirectional）时 ${e.argument} 必须是偶数，收到的是 ${show(e.value)}` },
+      label: (lo, hi) => `T5 为偏移 ${lo} 到 ${hi} 分的桶；图中的标记见下文。`,
+      summary: (s) => `${s.bidirectional ? `双向：查询及其之前的键用 ${s.half} 个桶，之后的键用 ${s.half} 个。每个方向上，`
+        : `因果：全部 ${s.half} 个桶都朝后看；查询之后的键都落进第 0 个桶。往回看时，`}距离 0 到 ${s.exact - 1} `
+        + `各占一个桶；从 ${s.exact} 起，桶按对数变宽；从距离 ${s.last} 起，所有偏移共用最后一个桶`
+        + `（max_distance = ${s.maxDistance}）。${s.total} 个桶里用到了 ${s.used} 个${s.unused.length
+          ? `（从未用到：${s.unused.join("、")}）` : ""}。`,
+    },
+  };
+
+  // ---- ALiBi ------------------------------------------------------------------------------------------------
+
+  function alibiCompute(v) {
+    const n = live.limit("n_heads", live.checkInt("n_heads", live.number(v, "n_heads"), 1), LIMITS.n_heads);
+    const len = live.limit("seq_len", live.checkInt("seq_len", live.number(v, "seq_len"), 2), LIMITS.seq_len);
+    const h = live.checkInt("head", live.number(v, "head"), 1);
+    if (h > n) throw live.argumentError(RangeError, "head too large", "head", h, "head", n);
+    const causal = v.causal === "1";
+    const slopes = alibiSlopes(n);
+    let m = 1;
+    while (2 * m <= n) m *= 2;
+    return { n, len, h, causal, slopes, m, power: m === n };
+  }
+
+  const powerOfTwo = (x) => {
+    const e = Math.log2(x);
+    return Math.abs(e - Math.round(e)) < 1e-12 ? `2${String(Math.round(e)).replace("-", "⁻").replace(/\d/g,
+      (c) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])}` : live.fmt(x, 3);
+  };
+
+  function alibiRender(s, ctx) {
+    const { t, element, svg, chart, fmt, r2 } = ctx;
+    const full = ctx.width();
+    const width = full >= 520 ? Math.floor((full - 16) / 2) : full; // the two figures side by side, or stacked
+    const lo = Math.min(...s.slopes);
+    const hi = Math.max(...s.slopes);
+    const exps = [];
+    for (let e = Math.floor(Math.log2(lo) + 1e-9); e <= Math.ceil(Math.log2(hi) - 1e-9); e++) exps.push(e);
+    const step = Math.ceil(exps.length / 5);
+    const a = chart(width, 200, {
+      label: t.slopesLabel(Array.from(s.slopes, (x) => fmt(x)).join(", ")),
+      x: { lo: 0.5, hi: s.n + 0.5, label: t.headAxis, ticks: ctx.niceTicks(1, s.n, 6, true) },
+      y: { lo: Math.pow(2, exps[0]) / 1.2, hi: Math.pow(2, exps[exps.length - 1]) * 1.2, log: true,
+        label: t.slopeAxis, ticks: exps.filter((_, j) => j % step === 0).map((e) => Math.pow(2, e)),
+        format: powerOfTwo },
+    });
+    s.slopes.forEach((x, j) => a.plot.append(svg("circle", {
+      class: j + 1 === s.h ? "pe-live__ring pe-live__c1" : "pe-live__dot pe-live__c0",
+      cx: r2(a.sx(j + 1)), cy: r2(a.sy(x)), r: j + 1 === s.h ? 4.5 : s.n > 32 ? 2 : 3 })));
+
+    // the bias matrix of head h: −m·(i − j) below the diagonal, −m·|i − j| above it (or masked)
+    const slope = s.slopes[s.h - 1];
+    const top = s.slopes[0] * (s.len - 1); // the largest magnitude of any head: the colour scale of every head
+    const size = Math.min(width, 420);
+    const cell = (size - 40) / s.len;
+    const height = 34 + s.len * cell;
+    const numbers = cell >= 30;
+    const grid = svg("svg", { width: size, height, viewBox: `0 0 ${size} ${height}`, role: "img",
+      "aria-label": t.matrixLabel(s.h, s.len, s.len - 1, fmt(-slope * (s.len - 1))) });
+    const g = svg("g", { transform: "translate(34 30)" });
+    for (let i = 0; i < s.len; i++) {
+      for (let j = 0; j < s.len; j++) {
+        const masked = s.causal && j > i;
+        const value = -slope * Math.abs(i - j);
+        g.append(svg("rect", { x: r2(j * cell), y: r2(i * cell), width: r2(cell - 1), height: r2(cell - 1),
+          class: masked ? "pe-live__masked" : "pe-live__cell-fill",
+          "fill-opacity": masked ? null : r2((0.75 * -value) / top + 0.02) }));
+        if (numbers) {
+          g.append(svg("text", { x: r2((j + 0.5) * cell), y: r2((i + 0.5) * cell + 4), "text-anchor": "middle",
+            class: "pe-live__celltext" }, [masked ? "−∞" : value === 0 ? "0" : fmt(value, 3)]));
+        }
+      }
+    }
+    const ticks = ctx.niceTicks(0, s.len - 1, 4, true);
+    for (const k of ticks) {
+      g.append(svg("text", { x: r2((k + 0.5) * cell), y: -5, "text-anchor": "middle" }, [String(k)]));
+      g.append(svg("text", { x: -5, y: r2((k + 0.5) * cell + 4), "text-anchor": "end" }, [String(k)]));
+    }
+    grid.append(g);
+    grid.append(svg("text", { x: 34 + (s.len * cell) / 2, y: 9, "text-anchor": "middle",
+      class: "pe-live__marktext" }, [t.keyAxis]));
+    grid.append(svg("text", { x: 0, y: 0, transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`,
+      "text-anchor": "middle", class: "pe-live__marktext" }, [t.query]));
+
+    const views = element("div", { className: "pe-live__pair", style: `grid-template-columns: ${
+      width < full ? "1fr 1fr" : "1fr"}` }, [
+      element("figure", {}, [element("figcaption", { textContent: t.slopes }), a.svg]),
+      element("figure", {}, [element("figcaption", { textContent: t.matrix(s.h, fmt(slope)) }), grid]),
+    ]);
+    ctx.views.replaceChildren(views);
+    const shown = Array.from(s.slopes.slice(0, 8), (x) => powerOfTwo(x));
+    return t.summary({ n: s.n, m: s.m, power: s.power, h: s.h, slope: fmt(slope), distance: s.len - 1,
+      far: fmt(-slope * (s.len - 1)), list: shown.join(", ") + (s.n > 8 ? ", …" : "") });
+  }
+
+  // ---- T5 ---------------------------------------------------------------------------------------------------
+
+  function t5Compute(v) {
+    const bidirectional = v.bidirectional === "1";
+    const numBuckets = live.limit("num_buckets", live.number(v, "num_buckets"), LIMITS.num_buckets);
+    const maxDistance = live.limit("max_distance", live.number(v, "max_distance"), LIMITS.max_distance);
+    const reach = live.limit("reach", live.checkInt("reach", live.number(v, "reach"), 1), LIMITS.reach);
+    const bucket = t5RelativeBucket;
+    // checks num_buckets and max_distance, with pe_docs' rules
+    bucket(0, bidirectional, numBuckets, maxDistance);
+    const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
+    const buckets = bucket(offsets, bidirectional, numBuckets, maxDistance);
+    const half = bidirectional ? numBuckets / 2 : numBuckets;
+    const exact = Math.floor(half / 2);
+    // the first distance in the last bucket (looking back), and every bucket used by some offset
+    const back = (dist) => bucket(-dist, bidirectional, numBuckets, maxDistance);
+    let lo = exact;
+    let hi = maxDistance;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (back(mid) === half - 1) hi = mid;
+      else lo = mid + 1;
+    }
+    const far = Array.from({ length: 2 * maxDistance + 3 }, (_, j) => j - maxDistance - 1);
+    const used = new Set(bucket(far, bidirectional, numBuckets, maxDistance));
+    const unused = [];
+    for (let b = 0; b < numBuckets; b++) if (!used.has(b)) unused.push(b);
+    return { bidirectional, numBuckets, maxDistance, reach, offsets, buckets, half, exact, last: lo,
+      used: used.size, unused };
+  }
+
+  function t5Render(s, ctx) {
+    const { t, element, svg, chart, path } = ctx;
+    const width = ctx.width();
+    const c = chart(width, 220, {
+      label: t.label(-s.reach, s.reach),
+      x: { lo: -s.reach, hi: s.reach, label: t.offsetAxis },
+      y: { lo: -0.5, hi: s.numBuckets - 0.5, label: t.bucketAxis, integer: true },
+    });
+    const inView = (x) => x >= -s.reach && x <= s.reach;
+    const vline = (x, cls) => inView(x) && c.plot.append(svg("line", { class: cls, x1: ctx.r2(c.sx(x)),
+      x2: ctx.r2(c.sx(x)), y1: c.y1, y2: c.y0 }));
+    // exact buckets: a band; max_distance and the last bucket's start: dashed lines
+    const left = Math.max(-s.reach, -(s.exact - 0.5));
+    const right = s.bidirectional ? Math.min(s.reach, s.exact - 0.5) : 0.5;
+    c.plot.append(svg("rect", { class: "pe-live__band", x: ctx.r2(c.sx(left)), y: c.y1,
+      width: ctx.r2(c.sx(right) - c.sx(left)), height: c.y0 - c.y1 }));
+    for (const x of s.bidirectional ? [-s.maxDistance, s.maxDistance] : [-s.maxDistance]) vline(x, "pe-live__mark");
+    for (const x of s.bidirectional ? [-s.last, s.last] : [-s.last]) {
+      vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3");
+    }
+    const pts = [];
+    s.offsets.forEach((o, j) => {
+      pts.push([c.sx(o - 0.5), c.sy(s.buckets[j])], [c.sx(o + 0.5), c.sy(s.buckets[j])]);
+    });
+    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(pts) }));
+    const legend = element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } }, [
+      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--band" }), t.exactMark]),
+      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--dashed pe-live__c3" }),
+        t.lastMark]),
+      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--dashed pe-live__cgrey" }),
+        t.maxMark]),
+    ]);
+    ctx.views.replaceChildren(element("figure", {}, [element("figcaption", { textContent: t.buckets }), legend,
+      c.svg]));
+    return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,
+      maxDistance: s.maxDistance, used: s.used, total: s.numBuckets, unused: s.unused });
+  }
+
+  // ---- the box ----------------------------------------------------------------------------------------------
+
+  const ALIBI = {
+    fields: [
+      { key: "n_heads", value: 8 },
+      { key: "seq_len", value: 8 },
+      { key: "head", value: 1 },
+      { key: "causal", type: "check", value: "1" },
+    ],
+    text: ALIBI_TEXT,
+    compute: alibiCompute,
+    render: alibiRender,
+  };
+  const T5 = {
+    fields: [
+      { key: "bidirectional", type: "check", value: "1" },
+      { key: "num_buckets", value: 32 },
+      { key: "max_distance", value: 128 },
+      { key: "reach", value: 160 },
+    ],
+    text: T5_TEXT,
+    compute: t5Compute,
+    render: t5Render,
+  };
+
+  function mountBox(root) {
+    const lang = live.language();
+    const parts = {};
+    const children = [];
+    for (const [kind, spec] of [["alibi", ALIBI], ["t5", T5]]) {
+      const part = live.element("section", { className: "pe-live__part", id: `${root.id || "bias"}-${kind}` });
+      Object.assign(part.dataset, root.dataset, { kind });
+      const heading = live.element("p", { className: "pe-live__heading", textContent: spec.text[lang].heading });
+      const body = live.element("div");
+      part.append(heading, body);
+      children.push([part, body, kind, spec]);
+    }
+    root.replaceChildren(...children.map(([part]) => part));
+    for (const [part, body, kind, spec] of children) {
+      Object.assign(body.dataset, part.dataset);
+      body.id = part.id;
+      part.removeAttribute("id");
+      parts[kind] = live.mount(body, spec);
+    }
+    root.peLive = { parts };
+    root.classList.add("pe-live--ready");
+    root.dataset.state = "ok";
+  }
+
+  live.register("bias", { mount: mountBox });
+})();

@@ -1,0 +1,450 @@
+// RoPE's context extension, live (relative-schemes; pe-live.js has the frame): a head width, base, trained length
+// L, target length and method (none, position interpolation, NTK-aware, Dynamic NTK at the target length, YaRN,
+// Llama 3) give each pair's frequency and the largest angle it reaches over the target length. The computations
+// are here, as window.peDocs.ropeFrequencies(dHead, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
+// model's rope_parameters) and ntkAwareFrequencies ≙ ntk_aware_frequencies. A pair whose wavelength exceeds L never
+// completed a turn in training; if the target length turns it further than position L turns it on the trained
+// ladder (relative-schemes' rule: the largest angle, as a position of the trained ladder, beyond L), it is marked.
+(function () {
+  "use strict";
+
+  const live = window.peDocs.live;
+  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, typeName } = live;
+  const inverseFrequencies = live.inverseFrequencies;
+  const LIMITS = { d_head: 1024, length: 100000000 };
+
+  // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order) ---------
+
+  const map = (w, f) => Float64Array.from(w, f);
+
+  // Position interpolation: every frequency divided by s (pe_docs.position_interpolation_frequencies).
+  function positionInterpolationFrequencies(dHead, scale, base = 10000) {
+    const d = checkEven(dHead, "d_head");
+    const s = checkReal("scale", scale, 1);
+    return map(inverseFrequencies(d, base), (x) => x / s);
+  }
+
+  // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.ntk_aware_base).
+  function ntkAwareBase(dHead, scale, base = 10000) {
+    const d = checkEven(dHead, "d_head");
+    if (d < 4) {
+      throw argumentError(RangeError, `d_head must be >= 4 for the NTK-aware base (exponent d/(d-2)), got ${d}`,
+        "d_head", d, "min", 4);
+    }
+    const s = checkReal("scale", scale, 1);
+    return checkBase(base) * Math.pow(s, d / (d - 2));
+  }
+
+  function ntkAwareFrequencies(dHead, scale, base = 10000) {
+    const d = checkEven(dHead, "d_head");
+    return inverseFrequencies(d, ntkAwareBase(dHead, scale, base));
+  }
+
+  // Hugging Face's "dynamic" scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L).
+  function dynamicNtkScale(factor, seqLen, originalLen) {
+    const f = checkReal("factor", factor, 1);
+    const n = checkInt("seq_len", seqLen, 1);
+    const length = checkInt("original_len", originalLen, 1);
+    return (f * Math.max(n, length)) / length - (f - 1);
+  }
+
+  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs._yarn_ends).
+  function yarnEnds(dHead, originalLen, base, betaFast, betaSlow) {
+    const d = checkEven(dHead, "d_head");
+    const length = checkInt("original_len", originalLen, 1);
+    const b = checkBase(base);
+    if (b <= 1) {
+      throw argumentError(RangeError, `base must be > 1 for YaRN (the frequencies must decrease), got ${show(base)}`,
+        "base", base, "above", 1);
+    }
+    const fast = checkReal("beta_fast", betaFast, 0, true);
+    const slow = checkReal("beta_slow", betaSlow, 0, true);
+    if (slow > fast) {
+      throw argumentError(RangeError, `beta_slow must be <= beta_fast=${fast}, got ${slow}`, "beta_slow", slow,
+        "belowFast", fast);
+    }
+    const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(b));
+    return [index(fast), index(slow), d];
+  }
+
+  // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.yarn_boundaries).
+  function yarnBoundaries(dHead, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
+    const [low, high, d] = yarnEnds(dHead, originalLen, base, betaFast, betaSlow);
+    return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
+  }
+
+  function yarnFrequencies(dHead, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
+    const d = checkEven(dHead, "d_head");
+    const s = checkReal("scale", scale, 1);
+    checkBool("truncate", truncate);
+    let low;
+    let high;
+    if (truncate) [low, high] = yarnBoundaries(d, originalLen, base, betaFast, betaSlow);
+    else {
+      const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
+      [low, high] = [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
+    }
+    const span = high !== low ? high - low : 0.001;
+    const w = inverseFrequencies(d, base);
+    return map(w, (x, i) => {
+      const ramp = Math.min(Math.max((i - low) / span, 0), 1);
+      return (1 - ramp) * x + ramp * (x / s);
+    });
+  }
+
+  const yarnAttentionFactor = (scale) => 0.1 * Math.log(checkReal("scale", scale, 1)) + 1;
+
+  function llama3Frequencies(dHead, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
+    const d = checkEven(dHead, "d_head");
+    const s = checkReal("factor", factor, 1);
+    const length = checkInt("original_len", originalLen, 1);
+    const low = checkReal("low_freq_factor", lowFreqFactor, 0, true);
+    const high = checkReal("high_freq_factor", highFreqFactor, 0, true);
+    if (high <= low) {
+      throw argumentError(RangeError, `high_freq_factor must be > low_freq_factor=${low}, got ${show(highFreqFactor)}`,
+        "high_freq_factor", highFreqFactor, "aboveLow", low);
+    }
+    return map(inverseFrequencies(d, base), (x) => {
+      const wavelength = (2 * Math.PI) / x;
+      const turns = length / wavelength;
+      const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
+      return (1 - gamma) * (x / s) + gamma * x;
+    });
+  }
+
+  const ROPE_TYPES = ["default", "linear", "dynamic", "yarn", "llama3"];
+  const ROPE_KEYS = {
+    default: [[], []],
+    linear: [["factor"], []],
+    dynamic: [["factor", "original_max_position_embeddings"], []],
+    yarn: [["factor", "original_max_position_embeddings"],
+      ["attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"]],
+    llama3: [["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"], []],
+  };
+  // Python's truth value of a setting (`params.get("beta_fast") or 32.0`): None, 0, False and "" are false.
+  const falsy = (v) => v === undefined || v === null || v === 0 || v === false || v === "";
+  const quote = (names) => names.map((n) => `'${n}'`).join(", ");
+
+  // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies): scaling is
+  // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys;
+  // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
+  // Returns {invFreq: Float64Array(dHead / 2), attentionScaling}.
+  function ropeFrequencies(dHead, base = 10000, scaling = null, seqLen = null) {
+    const d = checkEven(dHead, "d_head");
+    const b = checkBase(base);
+    if (scaling === null || scaling === undefined) scaling = {};
+    if (typeof scaling !== "object" || Array.isArray(scaling)) {
+      throw argumentError(TypeError,
+        `scaling must be a mapping (a config's rope_parameters) or None, got ${typeName(scaling)}`,
+        "scaling", scaling, "mapping");
+    }
+    const params = { ...scaling };
+    const ropeType = "rope_type" in params ? params.rope_type : "default";
+    delete params.rope_type;
+    if (!ROPE_TYPES.includes(ropeType)) {
+      throw argumentError(RangeError,
+        `scaling['rope_type'] must be one of ${quote(ROPE_TYPES)}; got ${show(ropeType)}`, "rope_type", ropeType,
+        "choice", ROPE_TYPES.join(", "));
+    }
+    if ("rope_theta" in params) {
+      const theta = checkBase(params.rope_theta, "scaling['rope_theta']");
+      delete params.rope_theta;
+      if (theta !== b) {
+        throw argumentError(RangeError, `scaling['rope_theta']=${show(theta)} differs from base=${show(b)}`,
+          "rope_theta", theta, "theta", b);
+      }
+    }
+    const [required, optional] = ROPE_KEYS[ropeType];
+    const missing = required.filter((k) => !(k in params)).sort();
+    if (missing.length) {
+      throw argumentError(RangeError, `scaling for rope_type '${ropeType}' needs ${quote(missing)}`, missing[0],
+        undefined, "missing");
+    }
+    const unknown = Object.keys(params).filter((k) => !required.includes(k) && !optional.includes(k)).sort();
+    if (unknown.length) {
+      throw argumentError(RangeError, `scaling for rope_type '${ropeType}' has unknown keys ${quote(unknown)}`,
+        unknown[0], undefined, "unknown");
+    }
+    if (seqLen !== null && seqLen !== undefined) {
+      checkInt("seq_len", seqLen, 1);
+      if (ropeType !== "dynamic") {
+        throw argumentError(RangeError,
+          `seq_len is used by rope_type 'dynamic' only, got seq_len=${seqLen} for '${ropeType}'`, "seq_len", seqLen,
+          "dynamicOnly");
+      }
+    }
+    const key = (name) => `scaling['${name}']`;
+    const result = (invFreq, attentionScaling) => ({ invFreq, attentionScaling });
+    if (ropeType === "default") return result(inverseFrequencies(d, b), 1);
+    const factor = checkReal(key("factor"), params.factor, 1);
+    if (ropeType === "linear") return result(positionInterpolationFrequencies(d, factor, b), 1);
+    const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
+    if (ropeType === "dynamic") {
+      const scale = dynamicNtkScale(factor, seqLen !== null && seqLen !== undefined ? seqLen : original, original);
+      return result(ntkAwareFrequencies(d, scale, b), 1);
+    }
+    if (ropeType === "llama3") {
+      const low = checkReal(key("low_freq_factor"), params.low_freq_factor);
+      const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
+      return result(llama3Frequencies(d, factor, original, b, low, high), 1);
+    }
+    const betaFast = falsy(params.beta_fast) ? 32 : params.beta_fast;
+    const betaSlow = falsy(params.beta_slow) ? 1 : params.beta_slow;
+    const truncate = "truncate" in params ? params.truncate : true;
+    checkBool(key("truncate"), truncate);
+    const w = yarnFrequencies(d, factor, original, b, betaFast, betaSlow, truncate);
+    let attention = params.attention_factor;
+    if (attention !== undefined && attention !== null) {
+      attention = checkReal(key("attention_factor"), attention, 0, true);
+    } else if (!falsy(params.mscale) && !falsy(params.mscale_all_dim)) {
+      const m = checkReal(key("mscale"), params.mscale);
+      const mAll = checkReal(key("mscale_all_dim"), params.mscale_all_dim);
+      attention = (0.1 * m * Math.log(factor) + 1) / (0.1 * mAll * Math.log(factor) + 1);
+    } else attention = yarnAttentionFactor(factor);
+    return result(w, attention);
+  }
+
+  Object.assign(window.peDocs, {
+    ropeFrequencies, positionInterpolationFrequencies, ntkAwareBase, ntkAwareFrequencies, dynamicNtkScale,
+    yarnBoundaries, yarnFrequencies, yarnAttentionFactor, llama3Frequencies, ROPE_TYPES,
+  });
+
+  // ---- the figure ---------------------------------------------------------------------------------------------
+  const METHODS = ["none", "linear", "ntk", "dynamic", "yarn", "llama3"];
+  const TAU = 2 * Math.PI;
+
+  const TEXT = {
+    en: {
+      d_head: "head width d_head (even)",
+      base: "base (rope_theta)",
+      original: "trained length L",
+      target: "target length",
+      method: "method",
+      "method.none": "none (the trained ladder)",
+      "method.linear": "position interpolation (linear)",
+      "method.ntk": "NTK-aware base",
+      "method.dynamic": "Dynamic NTK at the target length",
+      "method.yarn": "YaRN",
+      "method.llama3": "Llama 3 (llama3)",
+      factor: "factor s",
+      beta_fast: "beta_fast",
+      beta_slow: "beta_slow",
+      truncate: "truncate (whole pair indices)",
+      low_freq_factor: "low_freq_factor",
+      high_freq_factor: "high_freq_factor",
+      names: { original: "L", original_len: "L", target: "the target length", seq_len: "the target length" },
+      errors: {
+        belowFast: (e) => `${e.argument} must be <= beta_fast = ${e.limit}, got ${show(e.value)}`,
+        aboveLow: (e) => `${e.argument} must be > low_freq_factor = ${e.limit}, got ${show(e.value)}`,
+      },
+      frequencies: "Frequency w_i of each pair (log scale)",
+      angles: "Largest angle of each pair, in turns (log scale)",
+      trained: "trained",
+      scaled: "after the method",
+      target_: "at the target length",
+      beyond: "beyond position L of the trained ladder",
+      oneTurn: "one turn",
+      slowBand: "wavelength longer than L",
+      pairAxis: "pair i",
+      frequencyAxis: "w_i (rad per position)",
+      turnsAxis: "turns",
+      frequenciesLabel: (h, a, b) => `Frequencies of the ${h} pairs: from ${a} to ${b} after the method.`,
+      anglesLabel: (n, list) => `Largest angle of each pair over the trained and the target length; ${n} pairs go `
+        + `beyond position L of the trained ladder${n ? `: ${list}` : ""}.`,
+      summary: (s) => `${s.slow} of ${s.h} pairs never complete a turn in the trained ${s.L} positions`
+        + `${s.slow ? ` (pairs ${s.slowList})` : ""}. ${s.name}, reading ${s.T} positions: `
+        + (s.beyond ? `${s.beyond} pairs reach angles that, on the trained ladder, belong to positions beyond L `
+          + `(pairs ${s.beyondList}); pair ${s.worst} as far as position ${s.worstAt}. ` : "no pair reaches an angle "
+          + "that, on the trained ladder, belongs to a position beyond L. ")
+        + `The method multiplies pair 0's frequency by ${s.first} and pair ${s.h - 1}'s by ${s.last}. `
+        + `Attention scaling `
+        + `${s.scaling}${s.scaling !== "1" ? ` (scores × ${s.squared})` : ""}.`,
+    },
+    zh: {
+      d_head: "头维度 d_head（偶数）",
+      base: "底数 base（rope_theta）",
+      original: "训练长度 L",
+      target: "目标长度",
+      method: "方法",
+      "method.none": "不处理（训练时的频率）",
+      "method.linear": "位置插值（linear）",
+      "method.ntk": "NTK-aware 换底数",
+      "method.dynamic": "Dynamic NTK，取目标长度",
+      "method.yarn": "YaRN",
+      "method.llama3": "Llama 3（llama3）",
+      factor: "倍数 factor s",
+      beta_fast: "beta_fast",
+      beta_slow: "beta_slow",
+      truncate: "truncate（取整的对序号）",
+      low_freq_factor: "low_freq_factor",
+      high_freq_factor: "high_freq_factor",
+      names: { original: "训练长度 L", original_len: "训练长度 L", target: "目标长度", seq_len: "目标长度" },
+      errors: {
+        belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
+        aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${e.limit}，收到的是 ${show(e.value)}`,
+      },
+      frequencies: "每一对的频率 w_i（对数坐标）",
+      angles: "每一对达到的最大角度，以圈计（对数坐标）",
+      trained: "训练时",
+      scaled: "处理之后",
+      target_: "读到目标长度时",
+      beyond: "超出原梯子上位置 L 的角度",
+      oneTurn: "一圈",
+      slowBand: "波长比 L 长",
+      pairAxis: "第 i 对",
+      frequencyAxis: "w_i（弧度/位置）",
+      turnsAxis: "圈数",
+      frequenciesLabel: (h, a, b) => `${h} 个对的频率：处理之后从 ${a} 到 ${b}。`,
+      anglesLabel: (n, list) => `每一对在训练长度和目标长度上达到的最大角度；${n} 个对超出原梯子上位置 L 的角度`
+        + `${n ? `：${list}` : ""}。`,
+      summary: (s) => `${s.h} 个对里有 ${s.slow} 个在训练的 ${s.L} 个位置内转不满一圈`
+        + `${s.slow ? `（第 ${s.slowList} 对）` : ""}。${s.name}，读 ${s.T} 个位置：`
+        + (s.beyond ? `${s.beyond} 个对会转到这样的角度：在原梯子上，只有 L 之后的位置才转得到（第 ${s.beyondList} 对）；`
+          + `第 ${s.worst} 对一直转到原梯子上第 ${s.worstAt} 个位置的角度。` : "没有哪一对转到原梯子上 L 之后的位置才有的角度。")
+        + `第 0 对的频率乘以 ${s.first}，第 ${s.h - 1} 对乘以 ${s.last}。注意力缩放系数 ${s.scaling}`
+        + `${s.scaling !== "1" ? `（分数乘以 ${s.squared}）` : ""}。`,
+    },
+  };
+
+  // The method's frequencies and attention scaling: a transformers rope_parameters dictionary for ropeFrequencies,
+  // except the static NTK-aware base, which has no rope_type of its own.
+  function frequencies(method, d, base, L, T, v) {
+    const real = (key) => live.number(v, key);
+    if (method === "none") return ropeFrequencies(d, base, null);
+    const factor = real("factor");
+    if (method === "ntk") return { invFreq: ntkAwareFrequencies(d, factor, base), attentionScaling: 1 };
+    const scaling = { rope_type: method, factor };
+    if (method !== "linear") scaling.original_max_position_embeddings = L;
+    if (method === "yarn") {
+      Object.assign(scaling, { beta_fast: real("beta_fast"), beta_slow: real("beta_slow"),
+        truncate: v.truncate === "1" });
+    }
+    if (method === "llama3") {
+      Object.assign(scaling, { low_freq_factor: real("low_freq_factor"), high_freq_factor: real("high_freq_factor") });
+    }
+    return ropeFrequencies(d, base, scaling, method === "dynamic" ? T : null);
+  }
+
+  function compute(v, t) {
+    const d = live.limit("d_head", live.checkEven(live.number(v, "d_head"), "d_head"), LIMITS.d_head);
+    const base = live.checkBase(live.number(v, "base"));
+    const L = live.limit("original", live.checkInt("original", live.number(v, "original"), 1), LIMITS.length);
+    const T = live.limit("target", live.checkInt("target", live.number(v, "target"), 1), LIMITS.length);
+    const method = v.method;
+    let result;
+    try {
+      result = frequencies(method, d, base, L, T, v);
+    } catch (err) {
+      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths
+      const name = String(err.argument || "").replace(/^scaling\['(.*)'\]$/, "$1");
+      const fields = { original_len: "original", original_max_position_embeddings: "original", seq_len: "target",
+        scale: "factor" };
+      err.field = fields[name] || name;
+      err.argument = name === "scale" ? "factor" : name;
+      throw err;
+    }
+    const w = inverseFrequencies(d, base);
+    const scaled = result.invFreq;
+    const h = d / 2;
+    const trainedTurns = Array.from(w, (x) => ((L - 1) * x) / TAU);
+    const targetTurns = Array.from(scaled, (x) => ((T - 1) * x) / TAU);
+    const slow = [];
+    const beyond = [];
+    const farthest = []; // the largest angle, as a position of the trained ladder
+    for (let i = 0; i < h; i++) {
+      farthest.push(((T - 1) * scaled[i]) / w[i]);
+      if ((L * w[i]) / TAU < 1) {
+        slow.push(i);
+        if (farthest[i] > L) beyond.push(i); // past position L of the trained ladder (relative-schemes' rule)
+      }
+    }
+    let worst = beyond.length ? beyond[0] : -1;
+    for (const i of beyond) if (farthest[i] > farthest[worst]) worst = i;
+    return { d, base, L, T, method, name: t[`method.${method}`], w, scaled, scaling: result.attentionScaling,
+      trainedTurns, targetTurns, slow, beyond, farthest, worst };
+  }
+
+  const legend = (ctx, items) => ctx.element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } },
+    items.map(([text, colour, style]) => ctx.element("span", {}, [
+      ctx.element("span", { className: `pe-live__swatch ${style || ""} pe-live__c${colour}` }), text])));
+
+  function logRange(values) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const x of values) {
+      if (x > 0 && x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    if (!(hi > lo)) [lo, hi] = [lo / 2 || 1e-3, hi * 2 || 1];
+    return [lo / 1.6, hi * 1.6];
+  }
+
+  function render(s, ctx) {
+    const { t, element, svg, chart, path, fmt, r2, ranges } = ctx;
+    const width = ctx.width();
+    const h = s.d / 2;
+    const pairTicks = ctx.niceTicks(0, h - 1, Math.max(2, Math.floor(width / 80)), true);
+    const xs = { lo: -0.5, hi: h - 0.5, label: t.pairAxis, ticks: pairTicks };
+    const band = (c) => s.slow.length && c.plot.append(svg("rect", { class: "pe-live__band",
+      x: r2(c.sx(s.slow[0] - 0.5)), y: c.y1, width: r2(c.sx(h - 0.5) - c.sx(s.slow[0] - 0.5)), height: c.y0 - c.y1 }));
+    const line = (c, ys, cls) => c.plot.append(svg("path", { class: `pe-live__line ${cls}`,
+      d: path(ys.map((y, i) => [c.sx(i), c.sy(y)])) }));
+
+    const [flo, fhi] = logRange([...s.w, ...s.scaled]);
+    const a = chart(width, 200, {
+      label: t.frequenciesLabel(h, fmt(s.scaled[0]), fmt(s.scaled[h - 1])),
+      x: xs, y: { lo: flo, hi: fhi, log: true, label: t.frequencyAxis },
+    });
+    band(a);
+    line(a, Array.from(s.w), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    line(a, Array.from(s.scaled), "pe-live__c0");
+
+    const [turnsLo, turnsHi] = logRange([...s.trainedTurns, ...s.targetTurns, 1]);
+    const b = chart(width, 220, {
+      label: t.anglesLabel(s.beyond.length, ranges(s.beyond)),
+      x: xs, y: { lo: turnsLo, hi: turnsHi, log: true, label: t.turnsAxis },
+    });
+    band(b);
+    b.plot.append(svg("line", { class: "pe-live__mark", x1: b.x0, x2: b.x1, y1: r2(b.sy(1)), y2: r2(b.sy(1)) }));
+    b.plot.append(svg("text", { class: "pe-live__marktext", x: b.x0 + 4, y: r2(b.sy(1)) - 3 }, [t.oneTurn]));
+    line(b, s.trainedTurns, "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    line(b, s.targetTurns, "pe-live__c0");
+    for (const i of s.beyond) {
+      b.plot.append(svg("circle", { class: "pe-live__dot pe-live__c3", cx: r2(b.sx(i)), cy: r2(b.sy(s.targetTurns[i])),
+        r: h > 64 ? 2.2 : 3 }));
+    }
+    ctx.views.replaceChildren(
+      element("figure", {}, [element("figcaption", { textContent: t.frequencies }),
+        legend(ctx, [[t.trained, "grey", "pe-live__swatch--dashed"], [t.scaled, 0],
+          [t.slowBand, "grey", "pe-live__swatch--band"]]), a.svg]),
+      element("figure", {}, [element("figcaption", { textContent: t.angles }),
+        legend(ctx, [[t.trained, "grey", "pe-live__swatch--dashed"], [t.target_, 0],
+          [t.beyond, 3, "pe-live__swatch--dot"], [t.slowBand, "grey", "pe-live__swatch--band"]]), b.svg]),
+    );
+    return t.summary({ h, L: fmt(s.L, 12), T: fmt(s.T, 12), name: s.name, slow: s.slow.length,
+      slowList: ranges(s.slow), beyond: s.beyond.length, beyondList: ranges(s.beyond), worst: s.worst,
+      worstAt: s.worst >= 0 ? fmt(Math.round(s.farthest[s.worst]), 12) : "",
+      first: fmt(s.scaled[0] / s.w[0]), last: fmt(s.scaled[h - 1] / s.w[h - 1]),
+      scaling: fmt(s.scaling), squared: fmt(s.scaling * s.scaling) });
+  }
+
+  const when = (...methods) => (v) => methods.includes(v.method);
+  live.register("scaling", {
+    fields: [
+      { key: "d_head", value: 128 },
+      { key: "base", value: 10000, integer: false },
+      { key: "original", value: 4096 },
+      { key: "target", value: 32768 },
+      { key: "method", type: "select", options: METHODS, value: "yarn" },
+      { key: "factor", value: 8, integer: false, when: when("linear", "ntk", "dynamic", "yarn", "llama3") },
+      { key: "beta_fast", value: 32, integer: false, when: when("yarn") },
+      { key: "beta_slow", value: 1, integer: false, when: when("yarn") },
+      { key: "truncate", type: "check", value: "1", when: when("yarn") },
+      { key: "low_freq_factor", value: 1, integer: false, when: when("llama3") },
+      { key: "high_freq_factor", value: 4, integer: false, when: when("llama3") },
+    ],
+    text: TEXT,
+    compute,
+    render,
+  });
+})();
