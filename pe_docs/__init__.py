@@ -16,6 +16,7 @@ from pe_docs.dtypes import (
     recipe_rows,
 )
 from pe_docs.encoding import sinusoidal_table
+from pe_docs.encoding_2d import sinusoidal_table_2d
 from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_extrapolation
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.geometry import (
@@ -51,6 +52,7 @@ from pe_docs.rope_scaling import (
     yarn_boundaries,
     yarn_frequencies,
 )
+from pe_docs.rotary import RotaryEmbedding, apply_rope, rope_decay_bound, rope_identical_score
 from pe_docs.similarity import (
     RowDistance,
     binary_code,
@@ -105,12 +107,14 @@ __all__ = [
     "PositionalEncoding",
     "PrincipalComponents",
     "RopeFrequencies",
+    "RotaryEmbedding",
     "RowDistance",
     "TableMatch",
     "TinyCausalAttention",
     "TransformerXLTerms",
     "alibi_bias",
     "alibi_slopes",
+    "apply_rope",
     "band_contributions",
     "binary_code",
     "closest_returns",
@@ -160,7 +164,9 @@ __all__ = [
     "reference_frequencies",
     "rel_shift",
     "relative_transform",
+    "rope_decay_bound",
     "rope_frequencies",
+    "rope_identical_score",
     "rope_rotate",
     "row_errors",
     "rows_in_dtype",
@@ -170,6 +176,7 @@ __all__ = [
     "shaw_relative_indices",
     "singular_values",
     "sinusoidal_table",
+    "sinusoidal_table_2d",
     "t2t_timing_signal",
     "t5_relative_bias",
     "t5_relative_bucket",
