@@ -39,6 +39,7 @@ from pe_docs.relative_schemes import (
     transformer_xl_scores,
     transformer_xl_terms,
 )
+from pe_docs.residual import PositionSignal, position_signal
 from pe_docs.rope_scaling import (
     ROPE_TYPES,
     RopeFrequencies,
@@ -104,6 +105,7 @@ __all__ = [
     "ClosestReturn",
     "ExtrapolationResult",
     "LearnedPositionalEmbedding",
+    "PositionSignal",
     "PositionalEncoding",
     "PrincipalComponents",
     "RopeFrequencies",
@@ -158,6 +160,7 @@ __all__ = [
     "peak_frequencies",
     "position_interpolation_frequencies",
     "position_scores",
+    "position_signal",
     "principal_components",
     "recipe_error",
     "recipe_rows",
