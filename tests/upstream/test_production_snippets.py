@@ -9,6 +9,7 @@
   ``apply_rotary_pos_emb``), for the default and the ``llama3`` rope type; and with the query and key projections
   reordered as llama.cpp's converter does (``LlamaModel.permute`` in ggml-org/llama.cpp ``convert_hf_to_gguf.py``),
   the ``"interleaved"`` pairing (llama.cpp's ``LLAMA_ROPE_TYPE_NORM``) gives them too.
+* ``generate`` counts a left-padded sequence's positions from its first real token.
 * ``pe_docs.sinusoidal_table_2d`` is ViTMAE's fixed table (``ViTMAEEmbeddings.initialize_weights``, the decoder's
   ``initialize_weights``) and, with ``first_half="row"``, ``build_2d_sinusoidal_position_embedding``.
 """
@@ -176,9 +177,12 @@ def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, monkey
     torch.testing.assert_close(logits(position_ids=counted_from_pads)[0, 4:], alone[0], rtol=0, atol=1e-5)
 
     scaling = _scaling(config)
+    calls = []
     model.model.rotary_emb = _PeDocsRotary(RotaryEmbedding(16, scaling=scaling))
+    model.model.rotary_emb.register_forward_hook(lambda *args: calls.append(1))
     monkeypatch.setattr(modeling_llama, "apply_rotary_pos_emb", lambda q, k, cos, sin: apply_rope(q, k, cos, sin))
     ours = logits(position_ids=position_ids)
+    assert len(calls) == 1  # cos and sin computed once per forward, for both layers (LlamaModel.forward)
     torch.testing.assert_close(ours[real], theirs[real], rtol=0, atol=1e-5)
 
     # llama.cpp's converter: rows reordered to neighbours, then RoPE pairs neighbours (LLAMA_ROPE_TYPE_NORM)
@@ -231,3 +235,17 @@ def test_vit_mae_table_is_sinusoidal_table_2d():
         theirs = build_2d_sinusoidal_position_embedding(height, width, embed_dim=48)
         assert torch.equal(theirs, sinusoidal_table_2d(height, width, 48, first_half="row"))
         assert not torch.equal(theirs, sinusoidal_table_2d(height, width, 48))
+
+
+def test_generate_counts_positions_from_the_first_real_token():
+    """transformers/generation/utils.py ``_prepare_position_ids_for_generation``: with an attention mask,
+    ``attention_mask.cumsum(-1) − 1``, the pad positions set to 0 — what the code page's left-padding block
+    computes and passes as ``position_ids``."""
+    from transformers import LlamaForCausalLM
+
+    model = LlamaForCausalLM(_config(16, 10000.0, {"rope_type": "default"}, hidden_size=32, num_attention_heads=2))
+    attention_mask = torch.tensor([[0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1]])
+    input_ids = torch.ones(2, 6, dtype=torch.long)
+    position_ids = model._prepare_position_ids_for_generation(input_ids, {"attention_mask": attention_mask})
+    assert position_ids.tolist() == [[0, 0, 0, 1, 2, 3], [0, 1, 2, 3, 4, 5]]
+    assert torch.equal(position_ids, (attention_mask.cumsum(-1) - 1).masked_fill(attention_mask == 0, 0))
