@@ -16,6 +16,7 @@ from pe_docs.dtypes import (
     recipe_rows,
 )
 from pe_docs.encoding import sinusoidal_table
+from pe_docs.encoding_2d import sinusoidal_table_2d
 from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_extrapolation
 from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.geometry import (
@@ -38,6 +39,7 @@ from pe_docs.relative_schemes import (
     transformer_xl_scores,
     transformer_xl_terms,
 )
+from pe_docs.residual import PositionSignal, position_signal
 from pe_docs.rope_scaling import (
     ROPE_TYPES,
     RopeFrequencies,
@@ -51,6 +53,7 @@ from pe_docs.rope_scaling import (
     yarn_boundaries,
     yarn_frequencies,
 )
+from pe_docs.rotary import RotaryEmbedding, apply_rope, rope_decay_bound, rope_identical_score
 from pe_docs.similarity import (
     RowDistance,
     binary_code,
@@ -102,15 +105,18 @@ __all__ = [
     "ClosestReturn",
     "ExtrapolationResult",
     "LearnedPositionalEmbedding",
+    "PositionSignal",
     "PositionalEncoding",
     "PrincipalComponents",
     "RopeFrequencies",
+    "RotaryEmbedding",
     "RowDistance",
     "TableMatch",
     "TinyCausalAttention",
     "TransformerXLTerms",
     "alibi_bias",
     "alibi_slopes",
+    "apply_rope",
     "band_contributions",
     "binary_code",
     "closest_returns",
@@ -154,13 +160,16 @@ __all__ = [
     "peak_frequencies",
     "position_interpolation_frequencies",
     "position_scores",
+    "position_signal",
     "principal_components",
     "recipe_error",
     "recipe_rows",
     "reference_frequencies",
     "rel_shift",
     "relative_transform",
+    "rope_decay_bound",
     "rope_frequencies",
+    "rope_identical_score",
     "rope_rotate",
     "row_errors",
     "rows_in_dtype",
@@ -170,6 +179,7 @@ __all__ = [
     "shaw_relative_indices",
     "singular_values",
     "sinusoidal_table",
+    "sinusoidal_table_2d",
     "t2t_timing_signal",
     "t5_relative_bias",
     "t5_relative_bucket",

@@ -267,14 +267,17 @@ def alibi_bias(
     """ALiBi's additive attention bias, shape ``(n_heads, seq_len, seq_len)``.
 
     ``bias[h, i, j] = −m_h · (i − j)`` for keys ``j <= i``; with ``causal=True`` keys ``j > i`` get
-    ``-inf`` (the causal mask ALiBi was designed with), otherwise ``−m_h · |i − j|``. The diagonal is
-    ``+0.0``. The values are computed in float64 on ``device`` (on the CPU for MPS, which has no float64)
+    ``-inf`` (the causal mask ALiBi was designed with), otherwise ``−m_h · |i − j|``. ``causal=False`` is not
+    from the ALiBi paper (Press et al., 2022), which defines and measures the causal case only: the symmetric
+    penalty is one extension used for encoders, and cannot tell a key before the query from one after it. The
+    diagonal is ``+0.0``. The values are computed in float64 on ``device`` (on the CPU for MPS, which has no float64)
     and rounded once to ``dtype``.
 
     Args:
         n_heads: Number of heads; an integer >= 1.
         seq_len: Sequence length; an integer >= 1.
-        causal: Mask future keys with ``-inf``.
+        causal: Mask future keys with ``-inf`` (the paper's setting); ``False`` gives the symmetric bias, an
+            extension that is not in the paper.
         dtype: Floating-point dtype of the result.
         device: Device of the result; the CPU if omitted.
 

@@ -80,6 +80,7 @@ FIGURES: dict[str, FigureSpec] = {
         "plot_context_extension", {"d_head": 128, "scale": 8.0, "original_len": 4096, "base": 10000.0}
     ),
     "variant-tables": FigureSpec("plot_variant_tables", {"max_len": 100, "d_model": 64}),
+    "table-2d": FigureSpec("plot_table_2d", {"grid": 14, "d_model": 768, "patch": (4, 9)}),
 }
 
 

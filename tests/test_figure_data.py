@@ -877,6 +877,24 @@ def check_variant_tables(fig: Figure, *, max_len: int, d_model: int) -> None:
         close(only_image(ax).get_clim(), (-limit, limit), atol=1e-12, what="colour scale")
 
 
+def check_table_2d(fig: Figure, *, grid: int, d_model: int, patch: Sequence[int]) -> None:
+    """MAE's 2-D table (facebookresearch/mae ``get_2d_sincos_pos_embed``, NumPy, float64): the first half
+    ``[sin | cos]`` of the column index, the second of the row index, frequencies ``10000^(−i/(d/4))``."""
+    q = d_model // 4
+    w = BASE ** (-np.arange(q) / q)
+    row, column = np.divmod(np.arange(grid * grid), grid)
+    halves = [f(a[:, None] * w) for a in (column, row) for f in (np.sin, np.cos)]
+    expected = np.concatenate(halves, axis=1)
+    left, right = fig.axes[:2]
+    close(pixels(left), expected, atol=1e-12, what="2-D table")
+    assert only_image(left).get_clim() == (-1, 1)
+    unit = expected / np.linalg.norm(expected, axis=1, keepdims=True)
+    r, c = patch
+    close(pixels(right), (unit @ unit[r * grid + c]).reshape(grid, grid), atol=1e-12, what="cosine similarity")
+    (marker,) = right.get_lines()
+    close(np.concatenate(xy(marker)), [c, r], atol=0, what="reference patch (x = column, y = row)")
+
+
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "waveforms": ("plot_waveforms", check_waveforms),
@@ -902,6 +920,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "t5-buckets": ("plot_t5_buckets", check_t5_buckets),
     "context-extension": ("plot_context_extension", check_context_extension),
     "variant-tables": ("plot_variant_tables", check_variant_tables),
+    "table-2d": ("plot_table_2d", check_table_2d),
 }
 
 

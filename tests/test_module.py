@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -113,7 +114,12 @@ def test_base_changes_the_table() -> None:
         (-1, ValueError, ["offset", "-1"]),
         (1.0, TypeError, ["offset", "1.0", "float"]),
         (True, TypeError, ["offset", "True"]),
-        (torch.tensor(2), TypeError, ["offset", "Tensor"]),
+        (torch.tensor([2]), TypeError, ["offset", "0-d integer tensor", "(1,)"]),
+        (torch.tensor(2.0), TypeError, ["offset", "0-d integer tensor", "torch.float32"]),
+        (torch.tensor(True), TypeError, ["offset", "torch.bool"]),
+        (torch.tensor(6), ValueError, ["offset 6", "sequence length 5", "11", "max_len=10"]),
+        (torch.tensor(-2), ValueError, ["offset", "-2"]),
+        (np.int64(-1), ValueError, ["offset", "-1"]),
         (6, ValueError, ["offset 6", "sequence length 5", "11", "max_len=10"]),
         (10, ValueError, ["offset 10", "max_len=10"]),
     ],
@@ -176,3 +182,119 @@ def test_wrong_width_and_rank() -> None:
         m(torch.zeros(1, 5, 16, dtype=torch.int64))
     with pytest.raises(TypeError, match="x must be a torch.Tensor, got list"):
         m([[0.0] * 16])
+
+
+# ------------------------------------------------------------------------------- offsets and position_ids
+
+
+@pytest.mark.parametrize("offset", [np.int64(7), np.int32(7), torch.tensor(7), torch.tensor(7, dtype=torch.int32)])
+def test_any_integer_offset_gives_the_rows_of_a_python_int(offset: object) -> None:
+    m = PositionalEncoding(16, max_len=20, dropout=0.0)
+    x = torch.randn(2, 4, 16)
+    assert torch.equal(m(x, offset=offset), m(x, offset=7))
+
+
+@pytest.mark.parametrize("batch_first", [True, False])
+def test_position_ids_pick_each_tokens_row(batch_first: bool) -> None:
+    """Left padding: row 0 has two pad tokens, its real tokens are at positions 0, 1, 2; row 1 has none."""
+    m = PositionalEncoding(16, max_len=20, dropout=0.0, batch_first=batch_first)
+    table = sinusoidal_table(20, 16)
+    position_ids = torch.tensor([[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]])
+    x = torch.randn(2, 5, 16)
+    expected = x + table[position_ids]
+    if batch_first:
+        assert torch.equal(m(x, position_ids=position_ids), expected)
+    else:
+        assert torch.equal(m(x.transpose(0, 1), position_ids=position_ids), expected.transpose(0, 1))
+    # (seq,) and (1, seq) apply to every sequence, like an offset
+    x = torch.randn(2, 5, 16) if batch_first else torch.randn(5, 2, 16)
+    shared = torch.arange(3, 8)
+    assert torch.equal(m(x, position_ids=shared), m(x, offset=3))
+    assert torch.equal(m(x, position_ids=shared[None]), m(x, offset=3))
+
+
+def test_packed_sequences_restart_their_positions() -> None:
+    """Two documents packed into one row of 7 tokens get the rows each would get alone."""
+    m = PositionalEncoding(16, max_len=20, dropout=0.0)
+    x = torch.randn(1, 7, 16)
+    packed = m(x, position_ids=torch.tensor([[0, 1, 2, 0, 1, 2, 3]]))
+    assert torch.equal(packed[:, :3], m(x[:, :3])) and torch.equal(packed[:, 3:], m(x[:, 3:]))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"position_ids": torch.tensor([[0, 1, 2, 3, 10]])}, ValueError, ["position_ids", "max_len=10", "got 10"]),
+        ({"position_ids": torch.tensor([[0, -1, 2, 3, 4]])}, ValueError, ["position_ids", ">= 0", "-1"]),
+        ({"position_ids": torch.arange(5.0)}, TypeError, ["position_ids", "integer", "torch.float32"]),
+        ({"position_ids": torch.ones(5, dtype=torch.bool)}, TypeError, ["position_ids", "torch.bool"]),
+        ({"position_ids": [0, 1, 2, 3, 4]}, TypeError, ["position_ids", "list"]),
+        ({"position_ids": torch.arange(4)}, ValueError, ["position_ids", "(3, 5)", "(4,)"]),
+        ({"position_ids": torch.zeros(2, 5, dtype=torch.long)}, ValueError, ["position_ids", "(2, 5)"]),
+        ({"position_ids": torch.arange(5), "offset": 2}, ValueError, ["offset or position_ids", "offset=2"]),
+        ({"position_ids": torch.arange(5), "offset": torch.tensor(0)}, ValueError, ["offset or position_ids"]),
+    ],
+)
+def test_bad_position_ids(kwargs: dict, error: type[Exception], words: list[str]) -> None:
+    m = PositionalEncoding(16, max_len=10)
+    with pytest.raises(error) as info:
+        m(torch.zeros(3, 5, 16), **kwargs)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_decoding_with_position_ids_compiles_once() -> None:
+    """Under torch.compile(fullgraph=True), decoding token by token with position_ids reuses one graph; an int
+    offset that changes at every step is a guard and recompiles (the eager backend: no compiler needed)."""
+    import torch._dynamo
+
+    m = PositionalEncoding(16, max_len=64, dropout=0.0).eval()
+    x = torch.randn(2, 1, 16)
+    start = torch.tensor([[3], [0]])  # a left-padded batch: the second sequence has 3 pad tokens more
+    torch._dynamo.reset()
+    compiled = torch.compile(m, fullgraph=True, backend="eager")
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        for t in range(6):
+            assert torch.equal(compiled(x, position_ids=start + t), m(x, position_ids=start + t))
+    torch._dynamo.reset()
+    compiled = torch.compile(m, fullgraph=True, backend="eager")
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        for t in range(6):  # a 0-d tensor offset: no recompile either
+            assert torch.equal(compiled(x, offset=torch.tensor(t)), m(x, offset=t))
+    torch._dynamo.reset()
+    compiled = torch.compile(m, fullgraph=True, backend="eager")
+    with torch._dynamo.config.patch(error_on_recompile=True), pytest.raises(Exception, match="[Rr]ecompil"):
+        for t in range(6):
+            compiled(x, offset=t)
+    torch._dynamo.reset()
+
+
+# ------------------------------------------------------------------------------------------ meta device
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+def test_built_on_the_meta_device_then_reset(layout: str) -> None:
+    with torch.device("meta"):
+        m = PositionalEncoding(32, max_len=50, layout=layout)
+    assert m.pe.is_meta
+    m.reset_parameters()  # nothing to compute on the meta device
+    m = m.to_empty(device="cpu")
+    m.pe.fill_(float("nan"))  # what uninitialised memory may hold
+    m.load_state_dict(m.state_dict())  # the checkpoint has no "pe": loading does not repair it
+    assert torch.isnan(m.pe).all()
+    m.reset_parameters()
+    assert torch.equal(m.pe, sinusoidal_table(50, 32, layout=layout))
+
+
+def test_reset_parameters_keeps_the_buffers_dtype() -> None:
+    m = PositionalEncoding(32, max_len=50).to(torch.bfloat16)
+    m.pe.zero_()
+    m.reset_parameters()
+    assert m.pe.dtype == torch.bfloat16 and torch.equal(m.pe, sinusoidal_table(50, 32).to(torch.bfloat16))
+
+
+def test_reset_parameters_computes_on_the_cpu_inside_another_device_context() -> None:
+    m = PositionalEncoding(8, max_len=6)
+    with torch.device("meta"):
+        m.reset_parameters()  # the table is computed on the CPU, not on the context's device
+    assert torch.equal(m.pe, sinusoidal_table(6, 8))

@@ -28,6 +28,7 @@ from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
 from pe_docs.plotting.relative_schemes import plot_context_extension, plot_t5_buckets
 from pe_docs.plotting.table import plot_heatmap, plot_waveforms
+from pe_docs.plotting.table_2d import plot_table_2d
 from pe_docs.plotting.uniqueness import plot_closest_returns
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
@@ -58,6 +59,7 @@ __all__ = [
     "plot_similarity_matrix",
     "plot_singular_values",
     "plot_t5_buckets",
+    "plot_table_2d",
     "plot_transform_matrices",
     "plot_variant_tables",
     "plot_waveforms",
