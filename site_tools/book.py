@@ -23,6 +23,13 @@ Chromium through Playwright (``page.pdf``: PDF bookmarks from the headings, a ta
 
 The API reference (``api*.md``) is left out: it is long, generated from the docstrings, and online; the table of
 contents says where.
+
+Why not a plugin: mkdocs-print-site-plugin (one print page per site, printed by a browser) collects each page's HTML
+in ``on_page_content``, before this site's hooks typeset the math (``on_post_page``, KaTeX) and size the figures, and
+writes its page after the build without them: the math would stay TeX. It also adds its script and stylesheet to
+every page, and it leaves the PDF, the page numbers and the bookmarks to the reader's browser. WeasyPrint would need
+its own install (Pango) and renders KaTeX's HTML less faithfully than the browser the site is tested in. Reading the
+built site keeps the book independent of how the site is built: it sees exactly what a reader sees.
 """
 
 from __future__ import annotations
@@ -754,13 +761,18 @@ def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | No
             )
             final = page.pdf(**options)
             log.debug("%s: second print in %.1f s", book.lang, time.perf_counter() - start)
+            headings = page.evaluate(
+                """() => [...document.querySelectorAll(".pe-book :is(h1, h2, h3, h4, h5, h6)")]
+                     .map(h => h.textContent.replace(/\\s+/g, " ").trim())"""
+            )
         finally:
             browser.close()
-    # Chromium writes every object of the tagged PDF's structure tree (one per element) on its own; qpdf packs them
-    # into compressed object streams: the same document in less than half the bytes.
     partial = out.with_name(out.name + ".part")  # a failed save leaves no half-written book in the site
     with pikepdf.open(io.BytesIO(final)) as pdf:
         pages = len(pdf.pages)
+        _retitle(pdf, headings)
+        # Chromium writes every object of the tagged PDF's structure tree (one per element) on its own; qpdf packs
+        # them into compressed object streams: the same document in less than half the bytes.
         pdf.save(partial, object_stream_mode=pikepdf.ObjectStreamMode.generate, compress_streams=True)
     partial.replace(out)
     return Printed(
@@ -772,6 +784,20 @@ def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | No
         scaled=fitted["scaled"],
         wrapped=fitted["wrapped"],
     )
+
+
+def _retitle(pdf: Any, headings: list[str]) -> None:
+    """Give each bookmark its heading's text: Chromium drops the space where a heading wraps to a new line
+    ("stretchingRoPE"). A bookmark whose text differs from every heading's by more than spaces is left as it is."""
+    texts = {re.sub(r"\s+", "", text): text for text in headings}
+
+    def walk(items: list[Any]) -> None:
+        for item in items:
+            item.title = texts.get(re.sub(r"\s+", "", item.title), item.title)
+            walk(item.children)
+
+    with pdf.open_outline() as outline:
+        walk(outline.root)
 
 
 def _chapter_pages(pdf_bytes: bytes, book: Assembled) -> dict[str, str]:
@@ -798,20 +824,33 @@ def build(
     out_dir: Path | None = None,
     release: str | None = None,
     date: str | None = None,
+    parallel: bool = True,
 ) -> list[Printed]:
     """Build each language's PDF from the built site ``site_dir``, into its language's folder of ``out_dir``
     (default: the site itself: ``site/pe-docs.en.pdf``, ``site/zh/pe-docs.zh.pdf``).
+
+    Args:
+        site_dir, out_dir: as above.
+        langs: the languages, drawn from ``CONFIGS``.
+        release, date: what the title page says (default: :func:`version`, :func:`build_date`).
+        parallel: print the languages at the same time, one Chromium each (Chromium does the work in its own
+            processes; each thread drives its own). ``False`` prints them one after the other.
 
     Raises:
         ValueError: an unknown language.
         BookError: see :func:`assemble` and :func:`print_book`.
     """
+    import concurrent.futures
+
+    unknown = sorted(set(langs) - set(CONFIGS))
+    if unknown:
+        raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {unknown}")
     site_dir = Path(site_dir)
     out_dir = site_dir if out_dir is None else Path(out_dir)
-    results = []
-    for lang in langs:
-        book = assemble(site_dir, lang, release=release, date=date)
-        printed = print_book(book, site_dir, out_dir / pdf_path(lang))
+    release = version() if release is None else release
+
+    def one(lang: str) -> Printed:
+        printed = print_book(assemble(site_dir, lang, release=release, date=date), site_dir, out_dir / pdf_path(lang))
         log.info(
             "%s: %s, %d pages, %.1f MB, %.1f s (%d wide elements scaled to fit, %d code blocks wrapped)",
             lang,
@@ -822,8 +861,12 @@ def build(
             printed.scaled,
             printed.wrapped,
         )
-        results.append(printed)
-    return results
+        return printed
+
+    if not parallel or len(langs) < 2:
+        return [one(lang) for lang in langs]
+    with concurrent.futures.ThreadPoolExecutor(len(langs)) as pool:
+        return list(pool.map(one, langs))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -832,12 +875,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, help="where to write the PDFs (default: into the site)")
     parser.add_argument("--lang", choices=sorted(CONFIGS), action="append", help="only this language")
     parser.add_argument("--json", action="store_true", help="print what was built as JSON")
+    parser.add_argument("--serial", action="store_true", help="print the languages one after the other")
     parser.add_argument("-v", "--verbose", action="store_true", help="say how long each step takes")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     log.setLevel(logging.DEBUG if args.verbose else logging.INFO)
     start = time.perf_counter()
-    results = build(args.site_dir, tuple(args.lang or CONFIGS), out_dir=args.out_dir)
+    results = build(args.site_dir, tuple(args.lang or CONFIGS), out_dir=args.out_dir, parallel=not args.serial)
     log.info("books built in %.1f s", time.perf_counter() - start)
     if args.json:
         rows = [{**dataclasses.asdict(r), "path": str(r.path)} for r in results]
