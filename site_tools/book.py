@@ -27,9 +27,10 @@ contents says where.
 Why not a plugin: mkdocs-print-site-plugin (one print page per site, printed by a browser) collects each page's HTML
 in ``on_page_content``, before this site's hooks typeset the math (``on_post_page``, KaTeX) and size the figures, and
 writes its page after the build without them: the math would stay TeX. It also adds its script and stylesheet to
-every page, and it leaves the PDF, the page numbers and the bookmarks to the reader's browser. WeasyPrint would need
-its own install (Pango) and renders KaTeX's HTML less faithfully than the browser the site is tested in. Reading the
-built site keeps the book independent of how the site is built: it sees exactly what a reader sees.
+every page, and it leaves the PDF, the page numbers and the bookmarks to the reader's browser. WeasyPrint would be a
+second rendering engine (and Pango to install) that ignores some of the CSS KaTeX's HTML relies on
+(``width: min-content``, SVG ``fill``: Kozea/WeasyPrint#1739, #2481); Chromium is the browser the site is tested in.
+Reading the built site keeps the book independent of how the site is built: it holds what a reader sees.
 """
 
 from __future__ import annotations
