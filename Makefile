@@ -7,7 +7,8 @@
 #   make site    strict build into site/ for the public address in mkdocs.yml;
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make site, then commit site/ to the gh-pages branch (ghp-import); `make deploy PUSH=1` pushes it
-.PHONY: setup site serve test test-upstream check lint format chapter deploy bench bench-tests parity clean
+#   make pdf     make site, then each language's book as one PDF into it: site/pe-docs.en.pdf, site/zh/pe-docs.zh.pdf
+.PHONY: setup site pdf serve test test-upstream check lint format chapter deploy bench bench-tests parity clean
 
 PY := .venv/bin/python
 
@@ -16,6 +17,10 @@ setup:
 
 site: setup
 	$(PY) -m site_tools.site build
+
+# The book: each language's pages, in the nav's order, printed by Chromium into one PDF (site_tools/book.py).
+pdf: site
+	$(PY) -m site_tools.book
 
 deploy: site
 	$(PY) -m site_tools.site deploy $(if $(PUSH),--push,)

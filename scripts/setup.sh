@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the site and the tests need, idempotently (fast when nothing changed):
-#   1. system packages: Chromium (browser tests) and a CJK font (Chinese in figures and pages);
+#   1. system packages: Chromium (browser tests, the PDFs), a CJK font (Chinese in figures and pages) and poppler-utils
+#      (pdftotext, pdffonts: tests/test_pdf.py reads the PDFs with them);
 #   2. .venv/ with the pinned Python packages (requirements.txt) and pe_docs installed editable;
 #   3. node_modules/ with the pinned KaTeX (package-lock.json; it typesets the math at build time, and the site
 #      serves its stylesheet and fonts: no CDN) and axe-core (the accessibility checks of the browser tests).
@@ -8,11 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
-APT_PACKAGES=(chromium fonts-wqy-microhei)
+APT_PACKAGES=(chromium fonts-wqy-microhei poppler-utils)
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 fc-list :lang=zh family 2>/dev/null | grep -q . || need_apt+=(fonts-wqy-microhei)
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 if ((${#need_apt[@]})); then
   echo "setup: installing system packages: ${need_apt[*]}"
   SUDO=""

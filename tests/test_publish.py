@@ -170,6 +170,20 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
     assert "-m site_tools.site build" in site_cmd
 
 
+def test_make_pdf_builds_the_site_then_the_books_into_it() -> None:
+    """`make pdf` (what the publish job runs after `make site`) writes each language's PDF into the built site,
+    which the job uploads whole; the README says where."""
+    from site_tools import book
+
+    dry = subprocess.run(["make", "-n", "pdf"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert dry.index("-m site_tools.site build") < dry.index("-m site_tools.book")
+    assert {book.pdf_path(lang) for lang in pages.LANGS} == {"pe-docs.en.pdf", "zh/pe-docs.zh.pdf"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make pdf" in readme and "site/pe-docs.en.pdf" in readme and "site/zh/pe-docs.zh.pdf" in readme
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "poppler-utils" in ci and "poppler-utils" in (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
+
+
 # --- the CI workflow -----------------------------------------------------------------------------------------------
 
 
@@ -207,7 +221,7 @@ def test_workflow_deploys_main_to_github_pages_with_make_site() -> None:
     assert _uses(build, "actions/checkout").get("with", {}).get("fetch-depth") == 0
     pages_step = _uses(build, "actions/configure-pages")
     (make_site,) = [s for s in build["steps"] if "run" in s]
-    assert make_site["run"] == "bash .ci/run site"
+    assert make_site["run"] == "bash .ci/run site pdf"  # the site, then its PDFs into it (site_tools/book.py)
     assert make_site["env"]["SITE_URL"] == "${{ steps." + pages_step["id"] + ".outputs.base_url }}"
     assert build["steps"].index(pages_step) < build["steps"].index(make_site)
     assert _uses(build, "actions/upload-pages-artifact")["with"]["path"].rstrip("/") == "site"
