@@ -6,7 +6,8 @@
 # Publishing:
 #   make site    strict build into site/ for the public address in mkdocs.yml;
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
-#   make deploy  make site, then commit site/ to the gh-pages branch (ghp-import); `make deploy PUSH=1` pushes it
+#   make deploy  make pdf (the site and its books), then commit site/ to the gh-pages branch (ghp-import);
+#                `make deploy PUSH=1` pushes it
 #   make pdf     make site, then each language's book as one PDF into it: site/pe-docs.en.pdf, site/zh/pe-docs.zh.pdf
 .PHONY: setup site pdf serve test test-upstream check lint format chapter deploy bench bench-tests parity clean
 
@@ -22,7 +23,7 @@ site: setup
 pdf: site
 	$(PY) -m site_tools.book
 
-deploy: site
+deploy: pdf
 	$(PY) -m site_tools.site deploy $(if $(PUSH),--push,)
 
 serve: setup
