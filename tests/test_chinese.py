@@ -66,6 +66,16 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     r"(?<![是为的])长\s*[\d.]+\s*倍|比[^，。；：\n]{0,30}?[小大长短]\s*[\d.≈ ]*倍": ("是…的 N 倍 / 为…的 1/N", None),
     # English a Chinese engineer would not write in prose (code spans, link targets and anchors are not prose)
     r"(?i)(?<![\w`-])bugs?(?![\w`-])": ("错误（title 变体与常见错误；looks right and is not: 看起来对、其实错）", None),
+    # issue 25 item 8 (the zh reread): English words with a Chinese term, and calques a native reader notices.
+    # Code spans are not prose, so `logits` and `x.reshape(...)` stay; the glossary's headings are checked too.
+    r"(?i)(?<![\w`-])logits?(?![\w`-])": ("注意力分数（attention score; `logits` in code is fine）", None),
+    r"(?i)(?<![\w`.-])reshape(?![\w`-])": ("变形（`reshape` in backticks when it names the call）", None),
+    # a model generalising to longer inputs is 泛化; 推广 only for a formula or method extended to another case
+    r"推广不?到[^，。；：\n]{0,12}(?:序列|长度|位置|上下文)": ("泛化到更长的序列（推广: a formula or a method）", None),
+    # "ten times slower": say what is N times what (转速是…的 1/N, 周期是…的 N 倍), not 慢十倍 / 快一倍
+    r"[快慢]\s*(?:[\d.]+|[一二两三四五六七八九十百千]+)\s*倍": ("转速是…的 1/N / 周期是…的 N 倍（not 慢十倍）", None),
+    # start here's picture is a clock hand: 钟表指针 / 指针 on every page
+    "表针": ("指针（钟表指针，start here 的画法）", None),
 }
 
 
@@ -486,6 +496,30 @@ def test_the_term_list_and_the_glossary_agree() -> None:
         elif word not in terms[anchor].chinese:
             found.append(f"{bad!r} -> {good}: glossary #{anchor} is {terms[anchor].chinese!r}, not {word}")
     assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        # English in prose is caught; the same word as code (a span or a block) is not
+        ("每个注意力 logit 加上一个偏置", ["logit"]),
+        ("`logits[:, 1:]` 是下一个词元的注意力分数", []),
+        ("把张量 reshape 成四维", ["reshape"]),
+        ("`x.reshape(2, -1)` 把张量变形为两行", []),
+        # 推广 for a model and longer inputs is 泛化; for a formula it stays
+        ("模型通常推广不到更长的序列", ["推广不到更长的序列"]),
+        ("这个公式可以推广到任意底数", []),
+        # "N times slower"
+        ("每根都比前一根慢十倍", ["慢十倍"]),
+        ("转速只有前一根的十分之一，周期是它的 10 倍", []),
+        ("转得最快的那根表针", ["表针"]),
+    ],
+)
+def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: str, caught: list[str]) -> None:
+    page = tmp_path / "page.md"
+    code = "```python\nlogits = x.reshape(2, -1)  # 表针 logit 慢十倍\n```\n"
+    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
+    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
 
 
 def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
