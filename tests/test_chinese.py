@@ -9,6 +9,7 @@ violations as "line N: …", so the same checks can be run on any copy of ``docs
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -551,6 +552,39 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     ]
     assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
     assert len(english) == 3
+
+
+# CommonMark (the notebook's Markdown) closes ** only after a letter or before a space or punctuation: "**标题。**正文"
+# stays literal asterisks there (Python-Markdown, the pages' renderer, is lenient). Write "**标题**。正文".
+_WIDE_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
+
+
+def notebook_bold_violations(path: Path) -> list[str]:
+    """Bold in a notebook's Markdown cells that CommonMark leaves as asterisks: a closing ** after full-width
+    punctuation and before a letter."""
+    found = []
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
+    for i, cell in enumerate(cells):
+        for line in "".join(cell["source"]).split("\n"):
+            for m in re.finditer(r"\*\*([^*]+)\*\*", line):  # the pairs in order: opening, closing
+                after = line[m.end() : m.end() + 1]
+                if (
+                    re.match(f"[{_WIDE_PUNCT}]", m.group(1)[-1])
+                    and after
+                    and not re.match(rf"[\s{_WIDE_PUNCT}]", after)
+                ):
+                    found.append(f"cell {i}: {m.group(0)!r}")
+    return found
+
+
+def test_notebook_bold_renders(tmp_path: Path) -> None:
+    """The zh notebooks' bold closes under CommonMark; the check flags "**标题。**正文", spares "**标题**。"."""
+    found = {p.name: notebook_bold_violations(p) for p in pages.pages("zh").values() if p.suffix == ".ipynb"}
+    assert found and all(v == [] for v in found.values()), found
+    planted = tmp_path / "nb.ipynb"
+    cells = [{"cell_type": "markdown", "source": ["**1. 先预测。**看输出\n", "**2. 再验证**。看输出，**广播**：行"]}]
+    planted.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    assert notebook_bold_violations(planted) == ["cell 0: '**1. 先预测。**'"]
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
