@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, numbers, pages
+from site_tools import cjk, notebooks, numbers, pages
 
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
@@ -554,37 +554,55 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     assert len(english) == 3
 
 
-# CommonMark (the notebook's Markdown) closes ** only after a letter or before a space or punctuation: "**标题。**正文"
-# stays literal asterisks there (Python-Markdown, the pages' renderer, is lenient). Write "**标题**。正文".
+# CommonMark (Jupyter's Markdown: the zh notebook, and every chapter's downloadable notebook, which carries the
+# page's prose) closes ** only after a letter, or before a space or punctuation: "**标题。**正文" stays literal
+# asterisks there (Python-Markdown, the site's renderer, is lenient). Write "**标题**。正文".
 _WIDE_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
 
 
-def notebook_bold_violations(path: Path) -> list[str]:
-    """Bold in a notebook's Markdown cells that CommonMark leaves as asterisks: a closing ** after full-width
-    punctuation and before a letter."""
-    found = []
-    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
-    for i, cell in enumerate(cells):
-        for line in "".join(cell["source"]).split("\n"):
-            for m in re.finditer(r"\*\*([^*]+)\*\*", line):  # the pairs in order: opening, closing
-                after = line[m.end() : m.end() + 1]
-                if (
-                    re.match(f"[{_WIDE_PUNCT}]", m.group(1)[-1])
-                    and after
-                    and not re.match(rf"[\s{_WIDE_PUNCT}]", after)
-                ):
-                    found.append(f"cell {i}: {m.group(0)!r}")
+def unclosed_bold(text: str) -> list[str]:
+    """Bold that CommonMark leaves as asterisks: a closing ** after full-width punctuation and before a letter,
+    as "line N: **…**"; code fences are skipped."""
+    found, fenced = [], False
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        for m in re.finditer(r"\*\*([^*]+)\*\*", line):  # the pairs in order: opening, closing
+            after = line[m.end() : m.end() + 1]
+            if (
+                re.match(f"[{_WIDE_PUNCT}]", m.group(1)[-1])
+                and after
+                and not re.match(rf"[\s{_WIDE_PUNCT}!-/:-@\[-`{{-~]", after)
+            ):
+                found.append(f"line {n}: {m.group(0)!r}")
     return found
 
 
+def notebook_bold_violations(path: Path) -> list[str]:
+    """``unclosed_bold`` in a notebook's Markdown cells, as "cell N, line M: …"."""
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
+    return [f"cell {i}, {v}" for i, c in enumerate(cells) for v in unclosed_bold("".join(c["source"]))]
+
+
 def test_notebook_bold_renders(tmp_path: Path) -> None:
-    """The zh notebooks' bold closes under CommonMark; the check flags "**标题。**正文", spares "**标题**。"."""
+    """The zh notebooks' and chapters' bold closes under CommonMark; the check flags "**标题。**正文" and spares
+    "**标题**。", "**标题。**" before a space, code or math."""
     found = {p.name: notebook_bold_violations(p) for p in pages.pages("zh").values() if p.suffix == ".ipynb"}
-    assert found and all(v == [] for v in found.values()), found
+    for name, p in notebooks.chapters("zh").items():
+        found[name] = unclosed_bold(p.read_text(encoding="utf-8"))
+    assert len(found) > 5
+    assert {name: v for name, v in found.items() if v} == {}
     planted = tmp_path / "nb.ipynb"
-    cells = [{"cell_type": "markdown", "source": ["**1. 先预测。**看输出\n", "**2. 再验证**。看输出，**广播**：行"]}]
+    cells = [
+        {
+            "cell_type": "markdown",
+            "source": ["**1. 先预测。**看输出\n", "**2. 再验证**。看，**广播**：行 **宽度。**$w$"],
+        }
+    ]
     planted.write_text(json.dumps({"cells": cells}), encoding="utf-8")
-    assert notebook_bold_violations(planted) == ["cell 0: '**1. 先预测。**'"]
+    assert notebook_bold_violations(planted) == ["cell 0, line 1: '**1. 先预测。**'"]
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
