@@ -9,13 +9,14 @@ violations as "line N: …", so the same checks can be run on any copy of ``docs
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, numbers, pages
+from site_tools import cjk, notebooks, numbers, pages
 
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
@@ -66,6 +67,16 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     r"(?<![是为的])长\s*[\d.]+\s*倍|比[^，。；：\n]{0,30}?[小大长短]\s*[\d.≈ ]*倍": ("是…的 N 倍 / 为…的 1/N", None),
     # English a Chinese engineer would not write in prose (code spans, link targets and anchors are not prose)
     r"(?i)(?<![\w`-])bugs?(?![\w`-])": ("错误（title 变体与常见错误；looks right and is not: 看起来对、其实错）", None),
+    # issue 25 item 8 (the zh reread): English words with a Chinese term, and calques a native reader notices.
+    # Code spans are not prose, so `logits` and `x.reshape(...)` stay; the glossary's headings are checked too.
+    r"(?i)(?<![\w`-])logits?(?![\w`-])": ("注意力分数（attention score; `logits` in code is fine）", None),
+    r"(?i)(?<![\w`.-])reshape(?![\w`-])": ("变形（`reshape` in backticks when it names the call）", None),
+    # a model generalising to longer inputs is 泛化; 推广 only for a formula or method extended to another case
+    r"推广不?到[^，。；：\n]{0,12}(?:序列|长度|位置|上下文)": ("泛化到更长的序列（推广: a formula or a method）", None),
+    # "ten times slower": say what is N times what (转速是…的 1/N, 周期是…的 N 倍), not 慢十倍 / 快一倍
+    r"[快慢]\s*(?:[\d.]+|[一二两三四五六七八九十百千]+)\s*倍": ("转速是…的 1/N / 周期是…的 N 倍（not 慢十倍）", None),
+    # start here's picture is a clock hand: 钟表指针 / 指针 on every page
+    "表针": ("指针（钟表指针，start here 的画法）", None),
 }
 
 
@@ -488,6 +499,30 @@ def test_the_term_list_and_the_glossary_agree() -> None:
     assert found == [], "\n".join(found)
 
 
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        # English in prose is caught; the same word as code (a span or a block) is not
+        ("每个注意力 logit 加上一个偏置", ["logit"]),
+        ("`logits[:, 1:]` 是下一个词元的注意力分数", []),
+        ("把张量 reshape 成四维", ["reshape"]),
+        ("`x.reshape(2, -1)` 把张量变形为两行", []),
+        # 推广 for a model and longer inputs is 泛化; for a formula it stays
+        ("模型通常推广不到更长的序列", ["推广不到更长的序列"]),
+        ("这个公式可以推广到任意底数", []),
+        # "N times slower"
+        ("每根都比前一根慢十倍", ["慢十倍"]),
+        ("转速只有前一根的十分之一，周期是它的 10 倍", []),
+        ("转得最快的那根表针", ["表针"]),
+    ],
+)
+def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: str, caught: list[str]) -> None:
+    page = tmp_path / "page.md"
+    code = "```python\nlogits = x.reshape(2, -1)  # 表针 logit 慢十倍\n```\n"
+    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
+    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+
+
 def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     """Each page check flags a planted violation (and only it) — none of them can pass by matching nothing."""
     page = tmp_path / "page.md"
@@ -517,6 +552,57 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     ]
     assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
     assert len(english) == 3
+
+
+# CommonMark (Jupyter's Markdown: the zh notebook, and every chapter's downloadable notebook, which carries the
+# page's prose) closes ** only after a letter, or before a space or punctuation: "**标题。**正文" stays literal
+# asterisks there (Python-Markdown, the site's renderer, is lenient). Write "**标题**。正文".
+_WIDE_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
+
+
+def unclosed_bold(text: str) -> list[str]:
+    """Bold that CommonMark leaves as asterisks: a closing ** after full-width punctuation and before a letter,
+    as "line N: **…**"; code fences are skipped."""
+    found, fenced = [], False
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        for m in re.finditer(r"\*\*([^*]+)\*\*", line):  # the pairs in order: opening, closing
+            after = line[m.end() : m.end() + 1]
+            if (
+                re.match(f"[{_WIDE_PUNCT}]", m.group(1)[-1])
+                and after
+                and not re.match(rf"[\s{_WIDE_PUNCT}!-/:-@\[-`{{-~]", after)
+            ):
+                found.append(f"line {n}: {m.group(0)!r}")
+    return found
+
+
+def notebook_bold_violations(path: Path) -> list[str]:
+    """``unclosed_bold`` in a notebook's Markdown cells, as "cell N, line M: …"."""
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
+    return [f"cell {i}, {v}" for i, c in enumerate(cells) for v in unclosed_bold("".join(c["source"]))]
+
+
+def test_notebook_bold_renders(tmp_path: Path) -> None:
+    """The zh notebooks' and chapters' bold closes under CommonMark; the check flags "**标题。**正文" and spares
+    "**标题**。", "**标题。**" before a space, code or math."""
+    found = {p.name: notebook_bold_violations(p) for p in pages.pages("zh").values() if p.suffix == ".ipynb"}
+    for name, p in notebooks.chapters("zh").items():
+        found[name] = unclosed_bold(p.read_text(encoding="utf-8"))
+    assert len(found) > 5
+    assert {name: v for name, v in found.items() if v} == {}
+    planted = tmp_path / "nb.ipynb"
+    cells = [
+        {
+            "cell_type": "markdown",
+            "source": ["**1. 先预测。**看输出\n", "**2. 再验证**。看，**广播**：行 **宽度。**$w$"],
+        }
+    ]
+    planted.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    assert notebook_bold_violations(planted) == ["cell 0, line 1: '**1. 先预测。**'"]
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
