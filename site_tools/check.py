@@ -7,7 +7,7 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
 - every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
   python fence runs as shown, no skip marks);
 - parity: the page exists in both languages with the same code;
-- verified prose (``site_tools.numbers``): every stated number asserted on the page, both languages stating the
+- verified prose (``site_tools.stated_numbers``): every stated number asserted on the page, both languages stating the
   same numbers, and every stated number's change noticed;
 - assertions that cannot fail (``site_tools.asserts``);
 - the Chinese page's style (``tests/test_chinese.py``);

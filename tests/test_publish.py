@@ -1,4 +1,4 @@
-"""Publishing without building the site: addresses, configs, page-weight helpers, deploy, CI workflow, API pages."""
+"""Publishing without building the site: addresses, configs, source maps, deploy, CI workflows, API pages."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_tools import pages, publish, site
+from site_tools import engine, pages, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
@@ -56,7 +56,7 @@ def test_address_comes_from_argument_then_environment_then_mkdocs_yml(monkeypatc
 
 
 def test_only_mkdocs_yml_names_the_address() -> None:
-    """One source of truth: the Chinese config does not set site_url; site.py derives it."""
+    """One source of truth: the Chinese config does not set site_url; site_tools.engine.load derives it."""
     assert "site_url" not in yaml.safe_load((ROOT / "mkdocs.zh.yml").read_text(encoding="utf-8"))
 
 
@@ -70,7 +70,7 @@ def test_configs_at_their_public_address(monkeypatch: pytest.MonkeyPatch, env: s
     else:
         monkeypatch.setenv(publish.SITE_URL_ENV, env)
     for lang in pages.LANGS:
-        config = site.load(lang)
+        config = engine.load(lang)
         assert config.site_url == (expected if lang == "en" else expected + f"{lang}/")
         # "Edit this page" / "View source" without repo_url (its widget calls api.github.com on every page load)
         assert config.repo_url is None
@@ -91,23 +91,6 @@ def test_alternates_get_absolute_addresses() -> None:
 
 
 # --- page weight ---------------------------------------------------------------------------------------------------
-
-
-def test_notebook_styles_move_to_one_cached_file(tmp_path: Path) -> None:
-    theme = ".jupyter-wrapper{--jp-x: 1}" + "a{}" * 1000
-    html = (
-        "<head><style>body{}</style></head><body><p>x</p>"
-        f'<style type="text/css">\n{theme}\n</style><style>.other{{}}</style></body>'
-    )
-    out = publish.externalize_styles(html, "walkthrough/", tmp_path)
-    (css,) = (tmp_path / publish.STYLES_DIR).iterdir()
-    assert css.read_text(encoding="utf-8").strip() == theme
-    assert f'<link rel="stylesheet" href="../{publish.STYLES_DIR}/{css.name}">' in out
-    assert "<style>body{}</style>" in out and "<style>.other{}</style>" in out  # other styles stay inline
-    assert out.index("<p>x</p>") < out.index("<link") < out.index(".other")  # same place in the cascade
-    # a second page (the other notebook, or the same at another depth) links the same file
-    again = publish.externalize_styles(html, "", tmp_path)
-    assert f'href="{publish.STYLES_DIR}/{css.name}"' in again and len(list(css.parent.iterdir())) == 1
 
 
 def test_source_maps_and_their_comments_are_dropped(tmp_path: Path) -> None:
@@ -148,15 +131,15 @@ def test_deploy_commits_the_site_to_gh_pages_and_pushes_only_when_asked(tmp_path
         for key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
             value = "t@t" if key.endswith("EMAIL") else "t"
             mp.setenv(key, value)
-        message = site.deploy(built, repo=repo)
+        message = publish.deploy(built, repo=repo)
         tree = set(_git(repo, "ls-tree", "-r", "--name-only", "gh-pages").split())
         assert tree == {".nojekyll", "index.html", "404.html", "zh/index.html", "assets/_mkdocstrings.css"}
         assert message in _git(repo, "log", "-1", "--format=%s", "gh-pages")
         assert _git(remote, "branch", "--list") == ""  # nothing pushed
-        site.deploy(built, repo=repo, push=True)
+        publish.deploy(built, repo=repo, push=True)
         assert "gh-pages" in _git(remote, "branch", "--list")
     with pytest.raises(FileNotFoundError, match="build the site first"):
-        site.deploy(tmp_path / "empty", repo=repo)
+        publish.deploy(tmp_path / "empty", repo=repo)
 
 
 def test_make_deploy_pushes_only_with_push_1() -> None:
@@ -164,10 +147,10 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
     dry_push = subprocess.run(
         ["make", "-n", "deploy", "PUSH=1"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    assert "-m site_tools.site build" in dry and "-m site_tools.site deploy" in dry
-    assert "--push" not in dry and "site_tools.site deploy --push" in dry_push
+    assert "-m site_tools.build" in dry and "-m site_tools.publish" in dry
+    assert "--push" not in dry and "site_tools.publish --push" in dry_push
     site_cmd = subprocess.run(["make", "-n", "site"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert "-m site_tools.site build" in site_cmd
+    assert "-m site_tools.build" in site_cmd
 
 
 # --- the CI workflow -----------------------------------------------------------------------------------------------

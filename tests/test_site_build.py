@@ -299,7 +299,7 @@ def test_no_source_maps_are_shipped(site_dir: Path) -> None:
 
 
 def test_notebook_theme_css_is_one_cached_file(site_dir: Path) -> None:
-    from site_tools.publish import STYLE_MARKER, STYLES_DIR
+    from site_tools.assets import STYLE_MARKER, STYLES_DIR
 
     linked = set()
     for prefix in ("", "zh/"):
@@ -311,7 +311,7 @@ def test_notebook_theme_css_is_one_cached_file(site_dir: Path) -> None:
         for href in hrefs:
             assert STYLE_MARKER in (site_dir / prefix / href).read_text(encoding="utf-8")
             linked.add(href)
-    # JupyterLab's theme, cut down to the rules the notebook page can use (site_tools.assets.prune_notebook_styles)
+    # JupyterLab's theme, cut down to the rules the notebook page can use (site_tools.assets.notebook_styles)
     assert 10_000 < max((site_dir / href).stat().st_size for href in linked) < 100_000
 
 
