@@ -115,10 +115,10 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
 # ---- the notebook page's stylesheet --------------------------------------------------------------------------
 
 # mkdocs-jupyter inlines all of JupyterLab's stylesheet (about 570 KB: every widget, menu and dialog of the
-# application) in a notebook page, which uses a few dozen of its rules. prune_notebook_styles keeps the rules that
+# application) in a notebook page, which uses a few dozen of its rules. notebook_styles keeps the rules that
 # can apply to the page: a rule stays if one of its selectors, with the pseudo-classes that depend on the
 # reader's actions (:hover, :focus…) and pseudo-elements removed, matches an element of the page; at-rules other
-# than @media and @supports stay as they are. Selectors soupsieve cannot evaluate keep their rule, and so do
+# than @media and @supports stay as they are. Selectors Lexbor cannot evaluate keep their rule, and so do
 # selectors naming what Material's script sets in the browser ([data-md-color-scheme=slate], .md-typeset__scrollwrap).
 _STRUCTURAL = frozenset(
     [

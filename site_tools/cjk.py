@@ -10,9 +10,10 @@ East Asian wide characters, but Chrome and Edge do not implement it, and it keep
 - nothing inside quotation marks (after “, before ”); on a Chinese page, nothing next to “ ”, —— or … at all;
 - one space between a Chinese character and a Latin word, a number, code or math.
 
-``join_wide_lines`` applies these rules to every line break in a page's HTML (the build's ``on_page_content``
-hook), ``join_wide_text`` to a notebook's Markdown; code, scripts, styles and math are left as they are, and
-inline tags (``<strong>``, ``<a>``) do not hide a break. ``stray_spaces`` measures what a reader would still
+``finish_text`` applies these rules to every line break in a page's tree (a step of the finishing pass,
+``site_tools.finish``; ``join_wide_lines`` does the same to a piece of HTML), ``join_wide_text`` to a notebook's
+Markdown; code, scripts, styles and math are left as they are, and inline tags (``<strong>``, ``<a>``) do not hide a
+break. ``stray_spaces`` measures what a reader would still
 see on a built Chinese page: every rendered space next to full-width punctuation or between two ideographs,
 whether it came from a line break or was typed.
 

@@ -157,7 +157,11 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
 
 
 def _workflow(name: str = "site.yml") -> dict:
-    assert {p.name for p in (ROOT / ".github" / "workflows").glob("*.yml")} == {"site.yml", "upstream.yml"}
+    assert {p.name for p in (ROOT / ".github" / "workflows").glob("*.yml")} == {
+        "site.yml",
+        "upstream.yml",
+        "successor.yml",
+    }
     data = yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8"))
     data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
     return data
@@ -228,6 +232,35 @@ def test_upstream_tier_runs_after_make_test_and_weekly_against_the_newest_releas
     assert "make test-upstream" in readme and "make test-upstream LATEST=1" in readme
 
 
+def test_successor_watch_runs_weekly_never_blocks_and_reports() -> None:
+    """successor.yml builds both languages with the newest Zensical and ProperDocs every week (site_tools.successor):
+    not on push, read-only, allowed to fail, its report in the run's summary (the script writes it) and artifact;
+    the README says the plan."""
+    wf = _workflow("successor.yml")
+    assert set(wf["on"]) == {"schedule", "workflow_dispatch"}
+    (schedule,) = wf["on"]["schedule"]
+    _minute, _hour, day, month, weekday = schedule["cron"].split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()
+    assert wf["permissions"] == {"contents": "read"}
+    (job,) = wf["jobs"].values()
+    assert job["continue-on-error"] is True and job["timeout-minutes"] <= 60
+    assert job["container"] == _workflow()["jobs"]["test"]["container"]
+    runs = [s["run"] for s in job["steps"] if "run" in s]
+    assert runs[0] == "bash .ci/run setup"
+    install = next(r for r in runs if "pip install" in r)
+    assert "--upgrade zensical properdocs" in install and "==" not in install  # the newest releases
+    assert runs[-1].startswith(".venv/bin/python -m site_tools.successor --out ")
+    report = runs[-1].split("--out ", 1)[1].strip()
+    upload = _uses(job, "actions/upload-artifact")
+    assert upload["if"] == "always()" and upload["with"]["path"] == report
+    source = (ROOT / "site_tools" / "successor.py").read_text(encoding="utf-8")
+    assert "GITHUB_STEP_SUMMARY" in source and set(("zensical", "properdocs")) <= set(
+        re.findall(r'"(\w+)": \[', source)
+    )
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "successor.yml" in readme and "Zensical" in readme and "5 May 2027" in readme
+
+
 def test_upstream_pins_are_exact_and_torch_is_the_sites() -> None:
     """requirements-upstream.txt pins every package exactly (read_pins refuses anything else), torch at the same
     version as requirements.txt (the CPU wheel; a looser spec pulls a CUDA build)."""
@@ -283,3 +316,58 @@ def test_every_public_name_is_on_exactly_one_api_page() -> None:
     missing = sorted(set(pe_docs.__all__) - set(members))
     assert not missing, f"add `::: pe_docs.<name>` to one of docs/{{en,zh}}/api*.md for: {missing}"
     assert not duplicated and set(members) <= set(pe_docs.__all__), (duplicated, set(members) - set(pe_docs.__all__))
+
+
+# --- the contributor's front door on GitHub -----------------------------------------------------------------------
+
+
+def test_contributing_md_points_to_the_guide_and_the_one_page_check() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert "docs/en/contributing.md" in links and "docs/zh/contributing.md" in links
+    assert all((ROOT / link).is_file() for link in links if not link.startswith("http"))
+    assert f"{PAGES_ADDRESS}contributing/" in links
+    assert "make check PAGE=<slug>" in text and "make test" in text and "make serve" in text
+    from site_tools.browser import PHONE
+
+    assert f"{PHONE['width']} px" in text  # the phone width the browser tests use
+
+
+def test_pull_request_template_holds_the_checklist() -> None:
+    text = (ROOT / ".github" / "PULL_REQUEST_TEMPLATE.md").read_text(encoding="utf-8")
+    boxes = re.findall(r"^- \[ \] (.+?)(?=^- \[ \]|^\S|\Z)", text, flags=re.M | re.S)
+    joined = [" ".join(box.split()) for box in boxes]
+    for needed in ("docs/en/", "docs/zh/", "make check PAGE=<slug>", "asserted", "Screenshots", "make test"):
+        assert any(needed in box for box in joined), needed
+    assert any("site_tools/engine.py" in box for box in joined)
+
+
+def _form(name: str) -> dict:
+    return yaml.safe_load((ROOT / ".github" / "ISSUE_TEMPLATE" / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [("number-or-claim.yml", "A number or claim looks wrong"), ("chinese-reads-wrong.yml", "The Chinese reads wrong")],
+)
+def test_issue_forms_ask_for_the_page_and_the_line(name: str, title: str) -> None:
+    """GitHub's issue forms: a name, a description, labels, and required fields for the page and the line."""
+    form = _form(name)
+    assert form["name"] == title and form["description"] and form["labels"]
+    fields = {item["id"]: item for item in form["body"] if "id" in item}
+    assert len(fields) == len([item for item in form["body"] if item["type"] != "markdown"])  # every field has an id
+    for field in ("page", "line"):
+        assert fields[field]["type"] == "input" and fields[field]["validations"]["required"] is True, field
+    assert all(item["type"] in {"markdown", "input", "textarea", "dropdown", "checkboxes"} for item in form["body"])
+    assert all(item["attributes"].get("label") for item in fields.values())
+    assert any(item["type"] == "textarea" and item["validations"]["required"] for item in fields.values())
+
+
+def test_issue_chooser_links_the_guide() -> None:
+    config = _form("config.yml")
+    assert {link["url"] for link in config["contact_links"]} == {f"{PAGES_ADDRESS}contributing/"}
+    assert sorted(p.name for p in (ROOT / ".github" / "ISSUE_TEMPLATE").iterdir()) == [
+        "chinese-reads-wrong.yml",
+        "config.yml",
+        "number-or-claim.yml",
+    ]

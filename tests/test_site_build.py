@@ -102,7 +102,7 @@ def test_nothing_loads_from_off_site(site_dir: Path) -> None:
 
 
 def test_math_assets_are_self_hosted(site_dir: Path) -> None:
-    # math is typeset at build time (site_tools/math.py): KaTeX's stylesheet and fonts are served, no script
+    # math is typeset at build time (site_tools/formulas.py): KaTeX's stylesheet and fonts are served, no script
     for rel in ("assets/katex/katex.min.css",):
         assert (site_dir / rel).is_file() and (site_dir / "zh" / rel).is_file()
     assert not list(site_dir.rglob("katex*.js")) and not list(site_dir.rglob("auto-render*.js"))
