@@ -97,7 +97,7 @@ def _facts(page: Page) -> _Facts:
     from site_tools import notebooks
 
     text = page.source.read_text(encoding="utf-8")
-    return _Facts(pages.parse(text, page.source).meta, chapter=notebooks.wants_notebook(text))
+    return _Facts(pages.parse(text).meta, chapter=notebooks.wants_notebook(text))
 
 
 class Finisher:
@@ -121,6 +121,7 @@ class Finisher:
         self.jieba_dict = jieba_dict
         self.katex = formulas.Katex()
         self._text_changes: dict[str, list[tuple[str, str]]] = {}  # page URL -> (old, new) text, as indexed
+        self._indexed: dict[tuple[str, str], str] = {}  # (page URL, an entry's text) -> the text finished
 
     def close(self) -> None:
         self.katex.close()
@@ -157,6 +158,7 @@ class Finisher:
         chrome = {node.mem_id for node in content.css(CHROME)}
         changed = cjk.finish_text(content, self.lang, skip=lambda node: node.mem_id in chrome)
         self._text_changes[page.url] = [(_as_indexed(old), _as_indexed(new)) for old, new in changed]
+        self._indexed = {key: text for key, text in self._indexed.items() if key[0] != page.url}
         line = versions.version_line(facts.meta, chapter=facts.chapter, lang=self.lang)
         if line:
             _append(tree, content, line, before=content.css_first("aside.md-source-file"))
@@ -194,20 +196,22 @@ class Finisher:
         index = json.loads(path.read_text(encoding="utf-8"))
         changed = False
         for entry in index.get("docs", []):
-            changes = self._text_changes.get(str(entry.get("location", "")).split("#", 1)[0])
+            url = str(entry.get("location", "")).split("#", 1)[0]
+            changes = self._text_changes.get(url)
             if not changes:
                 continue
             for key in ("title", "text"):
                 value = entry.get(key)
                 if not isinstance(value, str):
                     continue
-                plain = value.replace(ZWSP, "")
-                text = plain
-                for old, new in changes:
-                    text = text.replace(old, new)
-                if text != plain:
-                    entry[key] = _segment(text, self.jieba_dict)
-                    changed = True
+                if (url, value) not in self._indexed:  # the preview's builds write the same entries again
+                    plain = value.replace(ZWSP, "")
+                    text = plain
+                    for old, new in changes:
+                        text = text.replace(old, new)
+                    self._indexed[url, value] = value if text == plain else _segment(text, self.jieba_dict)
+                changed |= self._indexed[url, value] != value
+                entry[key] = self._indexed[url, value]
         if changed:  # written as Material writes it
             path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
 

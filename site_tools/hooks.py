@@ -12,6 +12,8 @@ links, figures, the notebook page's styles), by ``make site`` and the preview, n
   in ``overrides/main.html``.
 - ``on_page_markdown``: a page that shows no image is built with mkdocs-glightbox's ``glightbox: false``, so it loads
   no lightbox script or stylesheet (``site_tools.assets.needs_lightbox``).
+- ``on_env``: the theme's templates, compiled once, are kept in the build cache (Jinja's bytecode cache, keyed by
+  each template's source): every build loads the config, and with it the theme, afresh.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path; make the repo's modules importable
     sys.path.insert(0, str(ROOT))
 
+from jinja2 import Environment, FileSystemBytecodeCache  # noqa: E402
 from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
@@ -64,6 +67,16 @@ def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if not assets.needs_lightbox(markdown, page.file.src_uri):
+    if not assets.needs_lightbox(page.file.content_string, page.file.src_uri):  # the source, as on_files read it
         page.meta["glightbox"] = False
     return markdown
+
+
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
+    env.bytecode_cache = FileSystemBytecodeCache(str(_directory(figures.cache_root() / "jinja")))
+    return env
+
+
+def _directory(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -513,8 +513,10 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     )
 
 
+@functools.lru_cache(maxsize=128)
 def notebook_text(markdown: str, src_uri: str, site: Site) -> str:
-    """The ``.ipynb`` file of one page, as text."""
+    """The ``.ipynb`` file of one page, as text (kept for the process: the preview's builds ask again for the
+    notebooks of the pages that did not change)."""
     nb = notebook(markdown, src_uri, site)
     nbformat.validate(nb)
     return nbformat.writes(nb) + "\n"
