@@ -35,7 +35,8 @@ Touch points (where an upgrade can break the site; the test that notices):
 6. **Hooks** (``site_tools/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (mkdocs-jupyter's ``cache_dir``
    option; ``extra.alternate``), ``on_files`` (``File.generated`` for the figures, KaTeX's files and the chapter
    notebooks; ``Files.documentation_pages``, ``File.content_string``), ``on_pre_page`` (``page.notebook_url`` for the
-   template), ``on_page_markdown`` (mkdocs-glightbox's documented ``glightbox: false`` page option). —
+   template), ``on_page_markdown`` (mkdocs-glightbox's documented ``glightbox: false`` page option), ``on_env``
+   (Jinja's bytecode cache on the theme's environment). —
    ``tests/test_build_guards.py::test_notebook_cache_is_keyed_by_the_library``, ``tests/test_site_build.py``
    (figures per language, notebooks, KaTeX's files), ``tests/test_page_weight.py::
    test_only_pages_with_figures_load_the_lightbox``, ``tests/test_reproducible.py``.
@@ -47,7 +48,8 @@ Touch points (where an upgrade can break the site; the test that notices):
    copy of Material's language selector that keeps the page. — ``tests/test_site_build.py`` (head links),
    ``tests/test_browser.py`` (the search index is fetched on first use, no sitemap request, the language selector
    keeps the page, the palette is applied before the content), ``tests/test_engine.py::
-   test_template_copies_match_material``.
+   test_the_language_selector_is_material_s_but_for_its_links``, ``tests/test_engine.py::
+   test_the_blocks_main_html_overrides_are_material_s``.
 8. **What the finishing pass knows of the engine's HTML** (``site_tools.finish``): a page's content is Material's
    ``article.md-content__inner`` (else ``<body>``), its buttons (``a.md-content__button``) and "Last update" box
    (``aside.md-source-file``) are not the page's text; mkdocs-jupyter's stylesheets are the ``<style>`` elements
@@ -55,7 +57,7 @@ Touch points (where an upgrade can break the site; the test that notices):
    ``search/search_index.json`` (``docs``: ``location``, ``title``, ``text``). — ``tests/test_finish.py``
    (each step, a Material page and a Python-Markdown page), ``tests/test_chinese_built.py``,
    ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``,
-   ``tests/test_page_weight.py``.
+   ``tests/test_page_weight.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
 """
 
 from __future__ import annotations

@@ -108,3 +108,23 @@ def test_the_finishing_pass_knows_material_s_page() -> None:
     assert "md-content__button" in (MATERIAL / "partials/actions.html").read_text(encoding="utf-8")
     assert "md-source-file" in (MATERIAL / "partials/source-file.html").read_text(encoding="utf-8")
     assert finish.CONTENT[0] == "article.md-content__inner"
+
+
+def test_only_the_engine_and_the_hooks_import_mkdocs() -> None:
+    """The other modules of site_tools work on plain data and HTML: an engine move does not touch them."""
+    importers = sorted(
+        path.name
+        for path in (ROOT / "site_tools").glob("*.py")
+        if re.search(r"^\s*(?:from|import) (?:mkdocs|material|mkdocs_jupyter)\b", path.read_text(), flags=re.M)
+    )
+    assert importers == ["engine.py", "hooks.py"]
+
+
+def test_every_touch_point_names_tests_that_exist() -> None:
+    """The list in ``site_tools.engine``'s docstring is only as good as the tests it names."""
+    doc = re.sub(r"::\n\s+", "::", engine.__doc__ or "")
+    named = re.findall(r"``(tests/[\w/]+\.py)(?:::(\w+))?``", doc)
+    assert len(named) >= 15
+    for file, test in named:
+        assert (ROOT / file).is_file(), file
+        assert not test or re.search(rf"^def {test}\(", (ROOT / file).read_text(), flags=re.M), f"{file}::{test}"
