@@ -24,8 +24,8 @@ serve: setup
 	$(PY) -m site_tools.preview --host 127.0.0.1 --port $(or $(PORT),8000)
 
 # Every test, spread over the machine's cores by pytest-xdist (JOBS=1 runs them in one process). The units and
-# their order are set in tests/conftest.py: each worker runs whole modules (or a page's blocks, a slice of the
-# browser tests), the longest first.
+# their order are set in tests/harness/scheduling.py: each worker runs whole modules (or a page's blocks, a slice
+# of the browser tests), the longest first.
 JOBS ?= logical
 test: setup
 	$(PY) -m pytest -n $(JOBS) --maxprocesses=4 --dist loadgroup --no-loadscope-reorder

@@ -2,7 +2,7 @@
 
 The contributor's loop while writing or editing a chapter. It runs, for ``docs/en/<slug>.md`` and
 ``docs/zh/<slug>.md``, the tests ``make test`` runs for that page — selected from the whole suite by
-``--page`` (``tests/conftest.py``), not listed here:
+``--page`` (``tests/harness/page_selection.py``), not listed here:
 
 - every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
   python fence runs as shown, no skip marks);
