@@ -247,8 +247,8 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
 @pytest.mark.browser
 def test_a_tarball_without_git_still_builds(release_site: dict[str, Any]) -> None:
     """A copy of the sources without .git (a release tarball, `git archive`: ``release_copy``,
-    tests/harness/scratch.py, which also holds a new chapter) builds strictly: the "Last update" date falls back to the build date instead of
-    failing (git-revision-date-localized, fallback_to_build_date)."""
+    tests/harness/scratch.py, which also holds a new chapter) builds strictly: the "Last update" date falls back to
+    the build date instead of failing (git-revision-date-localized, fallback_to_build_date)."""
     import datetime as dt
     import subprocess
 
