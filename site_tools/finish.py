@@ -307,8 +307,3 @@ def report(warnings: list[str], *, strict: bool) -> None:
         log.warning(warning)
     if strict and warnings:
         raise FinishError(f"finishing the site found {len(warnings)} warnings in strict mode: " + "; ".join(warnings))
-
-
-def alternates_of(config_extra: Mapping[str, Any], site_url: str | None) -> list[dict[str, Any]]:
-    """The languages' absolute addresses for the head links: ``extra.alternate`` resolved against ``site_url``."""
-    return publish.alternate_links(site_url, list(config_extra.get("alternate") or []))
