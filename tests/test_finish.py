@@ -129,6 +129,7 @@ def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: fin
     )
     twice, _ = finisher.html(once, page, tmp_path)
     assert twice == once and once.count('class="katex"') == 1
+    assert "pe-versions" not in once  # not a chapter, nothing checked against: no versions line
 
 
 def test_the_search_index_gets_the_pages_text_changes(tmp_path: Path, finisher: finish.Finisher) -> None:
