@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 BASE_CONFIG = ROOT / "mkdocs.yml"
 SITE_URL_ENV = "SITE_URL"
@@ -44,11 +46,18 @@ def check_site_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+class _ConfigLoader(yaml.SafeLoader):
+    """YAML as in a MkDocs config, its Python tags (``!!python/object/apply:…``, the slug function) read as nothing:
+    for the one plain setting read here."""
+
+
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
 def configured_site_url(config_file: Path = BASE_CONFIG) -> str:
     """The ``site_url`` written in the English config (the address used when ``$SITE_URL`` is not set)."""
-    from site_tools import engine
-
-    url = engine.read_config_file(config_file).get("site_url")
+    with open(config_file, encoding="utf-8") as fd:
+        url = (yaml.load(fd, Loader=_ConfigLoader) or {}).get("site_url")  # a SafeLoader
     if not url:
         raise ValueError(f"{config_file.name} must set site_url (the site's public address)")
     return check_site_url(url)

@@ -128,3 +128,38 @@ def test_every_touch_point_names_tests_that_exist() -> None:
     for file, test in named:
         assert (ROOT / file).is_file(), file
         assert not test or re.search(rf"^def {test}\(", (ROOT / file).read_text(), flags=re.M), f"{file}::{test}"
+
+
+def test_the_site_tools_import_no_one_back() -> None:
+    """No back arrows: the modules of site_tools import one another without a cycle (imports inside functions
+    counted), so each layer — the page reader, the HTML steps, the pass, the engine, the build — stands on the ones
+    below it only."""
+    import ast
+
+    modules = {p.stem: p for p in (ROOT / "site_tools").glob("*.py") if p.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "site_tools":
+                deps |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("site_tools."):
+                deps.add(node.module.split(".")[1])  # type: ignore[union-attr]
+        graph[name] = deps & set(modules)
+    assert graph["finish"] >= {"cjk", "formulas", "assets", "dom"} and graph["build"] >= {"engine", "finish"}
+    order: list[str] = []
+    visiting: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order:
+            return
+        assert name not in visiting, "import cycle: " + " -> ".join([*visiting[visiting.index(name) :], name])
+        visiting.append(name)
+        for dep in sorted(graph[name]):
+            visit(dep)
+        visiting.pop()
+        order.append(name)
+
+    for name in sorted(graph):
+        visit(name)
+    assert len(order) == len(graph)
