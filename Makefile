@@ -4,7 +4,7 @@
 # The contributor's loop while writing a page:
 #   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, Chinese, notebooks)
 # Publishing:
-#   make site    strict build into site/ for the public address in mkdocs.yml;
+#   make site    strict build into site/ for the public address in mkdocs.yml (site_tools/build.py);
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make pdf (the site and its books), then commit site/ to the gh-pages branch (ghp-import);
 #                `make deploy PUSH=1` pushes it
@@ -17,21 +17,21 @@ setup:
 	@bash scripts/setup.sh
 
 site: setup
-	$(PY) -m site_tools.site build
+	$(PY) -m site_tools.build
 
 # The book: each language's pages, in the nav's order, printed by Chromium into one PDF (site_tools/book.py).
 pdf: site
 	$(PY) -m site_tools.book
 
 deploy: pdf
-	$(PY) -m site_tools.site deploy $(if $(PUSH),--push,)
+	$(PY) -m site_tools.publish $(if $(PUSH),--push,)
 
 serve: setup
-	$(PY) -m site_tools.site serve --host 127.0.0.1 --port $(or $(PORT),8000)
+	$(PY) -m site_tools.preview --host 127.0.0.1 --port $(or $(PORT),8000)
 
 # Every test, spread over the machine's cores by pytest-xdist (JOBS=1 runs them in one process). The units and
-# their order are set in tests/conftest.py: each worker runs whole modules (or a page's blocks, a slice of the
-# browser tests), the longest first.
+# their order are set in tests/harness/scheduling.py: each worker runs whole modules (or a page's blocks, a slice
+# of the browser tests), the longest first.
 JOBS ?= logical
 test: setup
 	$(PY) -m pytest -n $(JOBS) --maxprocesses=4 --dist loadgroup --no-loadscope-reorder

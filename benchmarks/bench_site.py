@@ -4,11 +4,11 @@
     python benchmarks/bench_site.py preview   # `make serve`, edit a paragraph of formula.md (zh, then en)
     python benchmarks/bench_site.py all
 
-``build`` runs ``python -m site_tools.site build`` (the recipe of ``make site``) in a fresh process, first with
+``build`` runs ``python -m site_tools.build`` (the recipe of ``make site``) in a fresh process, first with
 ``.cache/`` removed (cold), then again (warm), and reports wall-clock seconds and the CPU seconds of the build
 and every process it started (notebook kernels, the other language's build).
 
-``preview`` starts ``python -m site_tools.site serve`` on a free port, waits for the first build, then for each
+``preview`` starts ``python -m site_tools.preview`` on a free port, waits for the first build, then for each
 language appends a marker word to the first paragraph of ``docs/<lang>/formula.md`` and polls the served page
 every 50 ms until its HTML contains the marker; the time from the write to that moment is the preview latency.
 The page is restored afterwards (also on error or Ctrl-C) and the restore is timed the same way.
@@ -58,7 +58,7 @@ def timed_run(args: list[str]) -> tuple[float, float, int]:
 
 
 def bench_build(rounds: int) -> None:
-    command = [sys.executable, "-m", "site_tools.site", "build"]
+    command = [sys.executable, "-m", "site_tools.build"]
     for n in range(rounds):
         shutil.rmtree(ROOT / ".cache", ignore_errors=True)
         before = load()
@@ -116,7 +116,7 @@ def bench_preview(rounds: int, page: str = "formula") -> None:
     base = f"http://127.0.0.1:{port}/"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     server = subprocess.Popen(
-        [sys.executable, "-m", "site_tools.site", "serve", "--port", str(port)],
+        [sys.executable, "-m", "site_tools.preview", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -1,27 +1,31 @@
-"""Front-end assets the site serves itself, and what a page's figures cost a reader's phone.
+"""Front-end assets the site serves itself, and what a page's figures and styles cost a reader's phone.
 
 - **KaTeX.** :func:`katex_files`: KaTeX's stylesheet and fonts from the pinned npm package (package.json). The
-  math is typeset at build time (``site_tools.math``): no KaTeX script is served.
+  math is typeset at build time (``site_tools.formulas``): no KaTeX script is served.
 - **Figures.** :func:`figure_links` makes every build-time figure (``figures/<name>.<light|dark>.svg``) load
   lazily (the browser fetches an image only when it is about to scroll into view, and never one that is hidden:
   the colour scheme the reader is not using hides its variant, so a first view fetches one variant of the
   figures near the top, and toggling the scheme fetches the others), sized from its SVG (the layout does not
   jump when it arrives), and names its lightbox link (the figure's text alternative and "view larger" in the
-  page's language): a link around an image has no name of its own. A page without such a figure skips the
-  lightbox's script and stylesheet (:func:`has_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
+  page's language): a link around an image has no name of its own. A page without an image skips the
+  lightbox's script and stylesheet (:func:`needs_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
+- **The notebook page's stylesheet.** :func:`notebook_styles` cuts mkdocs-jupyter's inlined JupyterLab stylesheet
+  (~570 KB per notebook page) down to the rules the page can use and moves it into one content-addressed file that
+  browsers cache.
+
+``figure_links`` and ``notebook_styles`` are steps of ``site_tools.finish``: they change a built page's tree.
 """
 
 from __future__ import annotations
 
 import hashlib
-import html
+import json
 import os
 import posixpath
 import re
 from pathlib import Path
-from typing import Any
 
-from site_tools import figures
+from site_tools import dom, figures
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
@@ -45,15 +49,8 @@ def katex_files() -> dict[str, Path]:
     return out
 
 
-_IMG = re.compile(r"<img\b[^>]*>")
-_ATTR = re.compile(r'\s([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?')
-_LINKED_IMG = re.compile(r'(<a class="glightbox"[^>]*)(>\s*)(<img\b[^>]*>)')
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"[^>]*?\sheight="([\d.]+)(pt|px)?"', re.S)
 _PX_PER = {"pt": 4 / 3, "px": 1.0, None: 1.0, "": 1.0}
-
-
-def _attrs(tag: str) -> dict[str, str]:
-    return {name: html.unescape(value or "") for name, value in _ATTR.findall(tag)}
 
 
 def svg_size(path: Path) -> tuple[int, int] | None:
@@ -73,52 +70,55 @@ def _is_figure(src: str) -> bool:
     return "figures/" in src and src.split("#", 1)[0].endswith(".svg")
 
 
-def has_lightbox(page_html: str) -> bool:
-    """Whether a page's content has an image that opens in the lightbox (mkdocs-glightbox wraps it in a link)."""
-    return 'class="glightbox"' in page_html
+def needs_lightbox(source: str, src_uri: str) -> bool:
+    """Whether a page shows an image, which mkdocs-glightbox makes open in its lightbox: a Markdown page
+    (``site_tools.pages``: an image, or an ``<img>`` in its HTML), or a notebook with an image among the outputs it
+    stores. A page without one is built with mkdocs-glightbox's ``glightbox: false`` (the hook sets it), and loads
+    no lightbox script or stylesheet (70 KB)."""
+    if src_uri.endswith(".ipynb"):
+        cells = json.loads(source).get("cells", [])
+        outputs = [o for c in cells for o in c.get("outputs", [])]
+        return any(k.startswith("image/") for o in outputs for k in (o.get("data") or {}))
+    from site_tools import pages
+
+    return pages.parse(source).images > 0
 
 
-def figure_links(page_html: str, page_url: str, site_dir: Path | str, *, lang: str = "en") -> str:
-    """``page_html`` with its figures lazy, sized and their lightbox links named (see the module's docstring).
+def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: str = "en") -> None:
+    """Make a page's figures lazy and sized, and name their lightbox links (see the module's docstring), in its tree.
 
     ``page_url`` is the page's URL relative to the site root (``formula/``), used to find each figure's file in
-    ``site_dir`` (figures are copied there before pages are written).
+    ``site_dir``.
     """
     site_dir = Path(site_dir)
     template = VIEW_LARGER.get(lang, VIEW_LARGER["en"])
-
-    def image(m: re.Match[str]) -> str:
-        tag = m.group(0)
-        attrs = _attrs(tag)
-        src = attrs.get("src", "")
-        if not _is_figure(src) or "loading" in attrs:
-            return tag
-        extra = ' loading="lazy" decoding="async"'
+    for link in tree.css("a.glightbox"):
+        img = next((c for c in dom.children(link) if c.is_element_node), None)
+        if img is None or img.tag != "img":
+            continue
+        alt = (img.attributes.get("alt") or "").strip()
+        if _is_figure(img.attributes.get("src") or "") and alt and "aria-label" not in link.attributes:
+            link.attrs["aria-label"] = template.format(alt=alt)
+    for img in tree.css("img"):
+        src = img.attributes.get("src") or ""
+        if not _is_figure(src) or "loading" in img.attributes:
+            continue
+        img.attrs["loading"] = "lazy"
+        img.attrs["decoding"] = "async"
         target = posixpath.normpath(posixpath.join(page_url, src.split("#", 1)[0]))
         size = svg_size(site_dir / target) if not target.startswith("..") else None
-        if size and "width" not in attrs and "height" not in attrs:
-            extra += f' width="{size[0]}" height="{size[1]}"'
-        return tag[:-1].rstrip("/").rstrip() + extra + ">"
-
-    def link(m: re.Match[str]) -> str:
-        opening, gap, img = m.groups()
-        attrs = _attrs(img)
-        alt = attrs.get("alt", "").strip()
-        if not _is_figure(attrs.get("src", "")) or not alt or "aria-label=" in opening:
-            return m.group(0)
-        name = html.escape(template.format(alt=alt), quote=True)
-        return f'{opening} aria-label="{name}"{gap}{img}'
-
-    return _IMG.sub(image, _LINKED_IMG.sub(link, page_html))
+        if size and "width" not in img.attributes and "height" not in img.attributes:
+            img.attrs["width"] = str(size[0])
+            img.attrs["height"] = str(size[1])
 
 
 # ---- the notebook page's stylesheet --------------------------------------------------------------------------
 
 # mkdocs-jupyter inlines all of JupyterLab's stylesheet (about 570 KB: every widget, menu and dialog of the
-# application) in a notebook page, which uses a few dozen of its rules. prune_notebook_styles keeps the rules that
+# application) in a notebook page, which uses a few dozen of its rules. notebook_styles keeps the rules that
 # can apply to the page: a rule stays if one of its selectors, with the pseudo-classes that depend on the
 # reader's actions (:hover, :focus…) and pseudo-elements removed, matches an element of the page; at-rules other
-# than @media and @supports stay as they are. Selectors soupsieve cannot evaluate keep their rule, and so do
+# than @media and @supports stay as they are. Selectors Lexbor cannot evaluate keep their rule, and so do
 # selectors naming what Material's script sets in the browser ([data-md-color-scheme=slate], .md-typeset__scrollwrap).
 _STRUCTURAL = frozenset(
     [
@@ -157,8 +157,7 @@ _STRUCTURAL = frozenset(
 _PSEUDO = re.compile(r"::?[a-zA-Z-]+(?:\((?:[^()]|\([^()]*\))*\))?")
 _RUNTIME = re.compile(r"\[data-md-|\.md-")
 _NAMES = re.compile(r"(?<![-\w\\])([.#])(-?[_a-zA-Z][-\w]*)")
-_PRUNE_VERSION = "2"  # change when the pruning changes: the cache keys include it
-_STYLE = re.compile(r"(<style(?:\s[^>]*)?>)(?P<css>.*?)(</style>)", re.S | re.I)
+_PRUNE_VERSION = "3"  # change when the pruning changes: the cache keys include it
 
 
 def _split_top(text: str, separators: str) -> list[str]:
@@ -176,37 +175,16 @@ def _split_top(text: str, separators: str) -> list[str]:
     return out
 
 
-class _PageIndex:
-    """The elements of a page, indexed by class, id and tag name, for asking whether a selector matches one."""
+class _Page:
+    """A page's tree, for asking whether a selector matches one of its elements."""
 
-    def __init__(self, page_html: str) -> None:
-        from bs4 import BeautifulSoup
-
-        self.soup = BeautifulSoup(page_html, "html.parser")
-        self.elements = self.soup.find_all(True)
-        self.by_class: dict[str, list[Any]] = {}
-        self.by_id: dict[str, list[Any]] = {}
-        self.by_tag: dict[str, list[Any]] = {}
-        for tag in self.elements:
-            for name in tag.get("class") or []:
-                self.by_class.setdefault(name, []).append(tag)
-            if tag.get("id"):
-                self.by_id.setdefault(tag["id"], []).append(tag)
-            self.by_tag.setdefault(tag.name, []).append(tag)
+    def __init__(self, tree: dom.Tree) -> None:
+        self.tree = tree
+        self.classes = {name for el in tree.css("[class]") for name in dom.classes(el)}
+        self.ids = {el.attributes.get("id") for el in tree.css("[id]")}
         self.cache: dict[str, bool] = {}
 
-    def _candidates(self, compound: str) -> list[Any] | None:
-        """Elements that may match the compound selector ``compound`` (None: no index applies)."""
-        positive = re.sub(r":not\((?:[^()]|\([^()]*\))*\)", "", compound)
-        lists = [self.by_class.get(n, []) if k == "." else self.by_id.get(n, []) for k, n in _NAMES.findall(positive)]
-        tag = re.match(r"[a-zA-Z][-\w]*", positive)
-        if tag:
-            lists.append(self.by_tag.get(tag.group(0).lower(), []))
-        return min(lists, key=len) if lists else None
-
     def matches(self, selector: str) -> bool:
-        import soupsieve
-
         selector = _PSEUDO.sub(lambda m: m.group(0) if m.group(0).split("(")[0] in _STRUCTURAL else "", selector)
         selector = " ".join(selector.split())
         if not selector or selector[-1] in ">+~":
@@ -214,21 +192,21 @@ class _PageIndex:
         if selector in self.cache:
             return self.cache[selector]
         if _RUNTIME.search(selector):  # state Material sets in the browser (colour scheme, table wrappers…)
-            self.cache[selector] = True
-            return True
-        # Every class and id outside :not(…) must exist on the page; the last compound picks the candidates.
-        positive = re.sub(r":not\((?:[^()]|\([^()]*\))*\)", "", selector)
-        if any(n not in (self.by_class if k == "." else self.by_id) for k, n in _NAMES.findall(positive)):
-            found = False
+            found = True
+        elif any(n not in (self.classes if k == "." else self.ids) for k, n in _NAMES.findall(_positive(selector))):
+            found = False  # a class or id (outside :not) that no element of the page has
         else:
-            candidates = self._candidates(_split_top(selector, " >+~")[-1])
             try:
-                compiled = soupsieve.compile(selector)
-                found = any(compiled.match(el) for el in (self.elements if candidates is None else candidates))
-            except Exception:  # a selector soupsieve cannot evaluate: keep its rule
+                found = self.tree.css_first(selector) is not None
+            except Exception:  # a selector Lexbor cannot evaluate: keep its rule
                 found = True
         self.cache[selector] = found
         return found
+
+
+def _positive(selector: str) -> str:
+    """``selector`` without its ``:not(…)`` parts."""
+    return re.sub(r":not\((?:[^()]|\([^()]*\))*\)", "", selector)
 
 
 _CSS_TOKEN = re.compile(r"""/\*.*?\*/|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[{};]""", re.S)
@@ -267,7 +245,7 @@ def _css_blocks(css: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def prune_css(css: str, page: _PageIndex) -> str:
+def prune_css(css: str, page: _Page) -> str:
     """The rules of ``css`` that can apply to ``page`` (see above), without comments."""
     out = []
     for prelude, body in _css_blocks(css):
@@ -282,29 +260,46 @@ def prune_css(css: str, page: _PageIndex) -> str:
     return "".join(out)
 
 
-def prune_notebook_styles(page_html: str, marker: str = ".jupyter-wrapper") -> str:
-    """``page_html`` with each ``<style>`` holding ``marker`` (mkdocs-jupyter's JupyterLab stylesheets) cut down to
-    the rules that can apply to this page. Kept in the build cache (``pruned-css/``), by the stylesheet and the
-    page: pruning takes a few seconds."""
-    if marker not in page_html:
-        return page_html
-    pages: list[_PageIndex] = []  # parsed once, if some stylesheet is not in the cache
+STYLE_MARKER = ".jupyter-wrapper"  # in every rule of mkdocs-jupyter's JupyterLab stylesheets
+STYLES_DIR = "assets/stylesheets/notebook"
 
-    def replace(m: re.Match[str]) -> str:
-        css = m.group("css")
-        if marker not in css:
-            return m.group(0)
-        key = hashlib.sha256(f"{_PRUNE_VERSION}\0{css}\0{page_html}".encode()).hexdigest()[:24]
+
+def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker: str = STYLE_MARKER) -> None:
+    """Replace each ``<style>`` holding ``marker`` (mkdocs-jupyter's JupyterLab stylesheets) by a link to a file
+    with the rules of it that can apply to this page (:func:`prune_css`), in the page's tree.
+
+    The file is ``assets/stylesheets/notebook/<sha256 of the CSS, 16 hex>.css`` under ``site_dir``: every notebook
+    page with the same rules links the same file, which a browser fetches once. The link sits where the
+    ``<style>`` was, so the cascade order is unchanged. ``page_url`` is the page's URL relative to the site root
+    (``walkthrough/``). The pruned rules are kept in the build cache (``pruned-css/``), by the stylesheet and the
+    page: pruning takes a few seconds.
+    """
+    styles = [node for node in tree.css("style") if marker in (node.text() or "")]
+    if not styles:
+        return
+    page = None
+    html_key = hashlib.sha256(dom.write(tree).encode()).hexdigest()
+    for node in styles:
+        css = node.text() or ""
+        key = hashlib.sha256(f"{_PRUNE_VERSION}\0{css}\0{html_key}".encode()).hexdigest()[:24]
         cached = figures.cache_root() / "pruned-css" / f"{key}.css"
         if cached.is_file():
-            return m.group(1) + cached.read_text(encoding="utf-8") + m.group(3)
-        if not pages:
-            pages.append(_PageIndex(page_html))
-        pruned = prune_css(css, pages[0])
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(pruned, encoding="utf-8")
-        tmp.replace(cached)
-        return m.group(1) + pruned + m.group(3)
+            pruned = cached.read_text(encoding="utf-8")
+        else:
+            page = page or _Page(tree)
+            pruned = prune_css(css, page)
+            _write_atomic(cached, pruned)
+        data = pruned.strip().encode("utf-8")
+        rel = f"{STYLES_DIR}/{hashlib.sha256(data).hexdigest()[:16]}.css"
+        target = Path(site_dir) / rel
+        if not target.is_file():
+            _write_atomic(target, (data + b"\n").decode("utf-8"))
+        href = posixpath.relpath(rel, page_url or ".")
+        node.replace_with(dom.element(tree, "link", rel="stylesheet", href=href))
 
-    return _STYLE.sub(replace, page_html)
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

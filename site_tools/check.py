@@ -2,12 +2,12 @@
 
 The contributor's loop while writing or editing a chapter. It runs, for ``docs/en/<slug>.md`` and
 ``docs/zh/<slug>.md``, the tests ``make test`` runs for that page — selected from the whole suite by
-``--page`` (``tests/conftest.py``), not listed here:
+``--page`` (``tests/harness/page_selection.py``), not listed here:
 
 - every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
   python fence runs as shown, no skip marks);
 - parity: the page exists in both languages with the same code;
-- verified prose (``site_tools.numbers``): every stated number asserted on the page, both languages stating the
+- verified prose (``site_tools.stated_numbers``): every stated number asserted on the page, both languages stating the
   same numbers, and every stated number's change noticed;
 - assertions that cannot fail (``site_tools.asserts``);
 - the Chinese page's style (``tests/test_chinese.py``);

@@ -10,9 +10,10 @@ East Asian wide characters, but Chrome and Edge do not implement it, and it keep
 - nothing inside quotation marks (after “, before ”); on a Chinese page, nothing next to “ ”, —— or … at all;
 - one space between a Chinese character and a Latin word, a number, code or math.
 
-``join_wide_lines`` applies these rules to every line break in a page's HTML (the build's ``on_page_content``
-hook), ``join_wide_text`` to a notebook's Markdown; code, scripts, styles and math are left as they are, and
-inline tags (``<strong>``, ``<a>``) do not hide a break. ``stray_spaces`` measures what a reader would still
+``finish_text`` applies these rules to every line break in a page's tree (a step of the finishing pass,
+``site_tools.finish``; ``join_wide_lines`` does the same to a piece of HTML), ``join_wide_text`` to a notebook's
+Markdown; code, scripts, styles and math are left as they are, and inline tags (``<strong>``, ``<a>``) do not hide a
+break. ``stray_spaces`` measures what a reader would still
 see on a built Chinese page: every rendered space next to full-width punctuation or between two ideographs,
 whether it came from a line break or was typed.
 
@@ -27,7 +28,9 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from html.parser import HTMLParser
+from typing import Any
+
+from site_tools import dom
 
 # --- what kind of character sits on each side of a space ------------------------------------------------------
 
@@ -94,53 +97,88 @@ def is_chinese(block: str, page: bool) -> bool:
     return han > 0 and (page or han > len(_LETTER.findall(block)))
 
 
+def _not_skipped(node: dom.Node) -> bool:
+    return False
+
+
 # --- joining line breaks --------------------------------------------------------------------------------------
 
-# Segments left as they are: code, preformatted text, scripts, styles, and math spans/blocks.
-_PROTECTED = re.compile(
-    r"<(pre|code|script|style|textarea)\b.*?</\1>|<(span|div)\b[^>]*class=\"[^\"]*arithmatex[^\"]*\"[^>]*>.*?</\2>",
-    re.S | re.I,
-)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
-# Tags (and comments) are transparent to a break: "位置\n<strong>编码</strong>" joins. In Markdown, so are the
-# emphasis markers and the brackets and targets of links.
+# In Markdown, emphasis markers, the brackets and targets of links and HTML tags are transparent to a break
+# ("位置\n**编码**" joins); an image is not text: an object, like code.
 _HTML_MARKUP = r"<!--.*?-->|<[^<>]*>"
-_MD_IMAGE = r"!\[[^\]]*\]\((?:[^()\s]|\([^()\s]*\))*\)"  # an image is not text: an object, like code
+_MD_IMAGE = r"!\[[^\]]*\]\((?:[^()\s]|\([^()\s]*\))*\)"
 _MD_MARKUP = _HTML_MARKUP + r"|\*{1,3}|~~|!?\[|\]\((?:[^()\s]|\([^()\s]*\))*\)|\]"
-_TOKEN = {
-    False: re.compile(rf"(?P<obj>\x00\d+\x00)|(?P<mark>{_HTML_MARKUP})", re.S),
-    True: re.compile(rf"(?P<obj>\x00\d+\x00|{_MD_IMAGE})|(?P<mark>{_MD_MARKUP})", re.S),
-}
-_OBJECT_TAGS = re.compile(r"<(img|svg|input|iframe|video|audio|canvas|math)\b", re.I)
+_MD_TOKEN = re.compile(rf"(?P<obj>\x00\d+\x00|{_MD_IMAGE})|(?P<mark>{_MD_MARKUP})", re.S)
 _RUN = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
 # A Markdown line that starts a block of its own (a break before it is structure, not a wrapped line).
 _MD_BLOCK_START = re.compile(r"[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|>|#|\||```|~~~|\$\$|!!!|\?\?\?|===|<|\x00|!\[)")
 _MD_BLOCK_LINE = re.compile(
     r"[ \t]*(?:#|\||```|~~~|\$\$|!!!|\?\?\?|===|<|!\[)|.*(?:\x00|!\[[^\]]*\]\([^)]*\)|[ \t]{2})$"
 )
-# HTML tags that start or end a block: a break next to one is between blocks, not inside a block's text.
-_BLOCK_TAG = re.compile(
-    r"</?(?:p|li|td|th|h[1-6]|dt|dd|div|ul|ol|dl|table|thead|tbody|tr|blockquote|details|summary|figure|"
-    r"figcaption|section|article|pre|br|hr)\b",
-    re.I,
+# In HTML: elements left as they are and standing for one object (code, preformatted text, scripts, styles, math,
+# images, embedded things); elements that start or end a block (a break next to one is between blocks, not inside
+# a block's text). Every other element (<strong>, <a>, …) and every comment is transparent to a break.
+OBJECT_ELEMENTS = frozenset(
+    {"pre", "code", "script", "style", "textarea", "img", "svg", "input", "iframe", "video", "audio", "canvas", "math"}
 )
+BLOCK_ELEMENTS = frozenset(
+    {"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "div", "ul", "ol", "dl", "table",
+     "thead", "tbody", "tr", "blockquote", "details", "summary", "figure", "figcaption", "section", "article", "br",
+     "hr"}
+)  # fmt: skip
+
+
+def is_object(node: dom.Node) -> bool:
+    """Whether an element is code, math (an arithmatex span or div, KaTeX's markup) or an embedded object."""
+    if node.tag in OBJECT_ELEMENTS:
+        return True
+    names = node.attributes.get("class") or ""
+    return node.tag in ("span", "div") and ("arithmatex" in names or "katex" in names)
 
 
 @dataclass
 class _Token:
-    kind: str  # "text", "mark" (an inline tag: transparent), "block" (a block tag), "obj" (code or math)
+    kind: str  # "text", "mark" (an inline tag: transparent), "block" (a block boundary), "obj" (code or math)
     text: str
+    node: Any = None  # in a page's tree: the text node this text token is
 
 
-def _tokens(text: str, markdown: bool) -> list[_Token]:
+def _md_tokens(text: str) -> list[_Token]:
     out, last = [], 0
-    for m in _TOKEN[markdown].finditer(text):
+    for m in _MD_TOKEN.finditer(text):
         out.append(_Token("text", text[last : m.start()]))
-        kind = "obj" if m.group("obj") or _OBJECT_TAGS.match(m.group(0)) else "mark"
-        out.append(_Token("block" if kind == "mark" and _BLOCK_TAG.match(m.group(0)) else kind, m.group(0)))
+        out.append(_Token("obj" if m.group("obj") else "mark", m.group(0)))
         last = m.end()
     out.append(_Token("text", text[last:]))
     return out
+
+
+def _tree_tokens(nodes: list[dom.Node], skip: Callable[[dom.Node], bool], out: list[_Token]) -> list[_Token]:
+    """The tokens of ``nodes`` and what they hold, in document order: each text node, and a token for each
+    element's start and end (one for an object, an element without end tag, or one ``skip`` says is not the
+    page's text)."""
+    for child in nodes:
+        if child.is_text_node:
+            out.append(_Token("text", child.text_content or "", child))
+        elif not child.is_element_node:
+            continue  # a comment: transparent
+        elif is_object(child):
+            out.append(_Token("obj", ""))
+        elif skip(child):
+            out.append(_Token("block", ""))
+        else:
+            kind = "block" if child.tag in BLOCK_ELEMENTS else "mark"
+            out.append(_Token(kind, ""))
+            if child.tag not in dom.VOID:
+                _tree_tokens(dom.children(child), skip, out)
+                out.append(_Token(kind, ""))
+    return out
+
+
+def _fragment_tokens(html: str) -> tuple[dom.Tree, list[_Token]]:
+    tree = dom.parse_fragment(html)
+    return tree, _tree_tokens(dom.fragment_nodes(tree), _not_skipped, [])
 
 
 def _neighbour(tokens: list[_Token], k: int, pos: int, step: int) -> str | None:
@@ -162,7 +200,7 @@ def _neighbour(tokens: list[_Token], k: int, pos: int, step: int) -> str | None:
 
 
 def _blocks_chinese(tokens: list[_Token], page: bool) -> list[bool]:
-    """For each token, whether the HTML block it belongs to (between two block tags) is Chinese."""
+    """For each token, whether the block it belongs to (between two block boundaries) is Chinese."""
     ids, texts = [], [[]]
     for tok in tokens:
         if tok.kind == "block":
@@ -178,19 +216,8 @@ def _text_only(text: str) -> str:
     return _PLACEHOLDER.sub(" ", re.sub(_HTML_MARKUP, " ", text, flags=re.S))
 
 
-def _join(text: str, markdown: bool, lang: str | None, report: list[str] | None = None) -> str:
-    """Rewrite every line break in ``text`` (placeholders stand for code and math) by the house rules: in
-    HTML, block by block (between block tags); in Markdown, paragraph by paragraph (between blank lines)."""
-    page = lang == "zh" if lang else chinese_page(_text_only(text))
-    if markdown:
-        parts = re.split(r"(\n[ \t]*\n)", text)
-        return "".join(part if n % 2 else _join_block(part, True, page, report) for n, part in enumerate(parts))
-    return _join_block(text, False, page, report)
-
-
-def _join_block(text: str, markdown: bool, page: bool, report: list[str] | None) -> str:
-    tokens = _tokens(text, markdown)
-    chinese = [is_chinese(_text_only(text), page)] * len(tokens) if markdown else _blocks_chinese(tokens, page)
+def _join(tokens: list[_Token], chinese: list[bool], markdown: bool, report: list[str] | None = None) -> None:
+    """Rewrite every line break in the text tokens by the house rules (see the module's docstring), in place."""
     for k, tok in enumerate(tokens):
         if tok.kind != "text" or "\n" not in tok.text:
             continue
@@ -212,7 +239,6 @@ def _join_block(text: str, markdown: bool, page: bool, report: list[str] | None)
             return new
 
         tok.text = _RUN.sub(fix, tok.text)
-    return "".join(t.text for t in tokens)
 
 
 def _md_soft_break(tokens: list[_Token], k: int, m: re.Match[str]) -> bool:
@@ -227,81 +253,99 @@ def _md_soft_break(tokens: list[_Token], k: int, m: re.Match[str]) -> bool:
     return not (_MD_BLOCK_LINE.match(line_before) or _MD_BLOCK_START.match(line_after))
 
 
-def _protect(html: str) -> tuple[str, list[str]]:
-    kept: list[str] = []
+def finish_text(
+    root: dom.Node, lang: str | None = None, skip: Callable[[dom.Node], bool] = _not_skipped
+) -> list[tuple[str, str]]:
+    """Join the line breaks of the text under ``root`` by the house rules and keep every number written with a
+    thousands space whole (:func:`keep_numbers_whole`), in the tree; return each text node changed, as (old text,
+    new text). Code, scripts, styles and math (objects) are left as they are, inline elements do not hide a break,
+    and elements ``skip`` names (a theme's buttons) are not the page's text. ``lang`` is the page's language ("zh",
+    "en"); without it, ``chinese_page`` tells it."""
+    tokens = _tree_tokens(dom.children(root), skip, [])
+    _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, lang)), markdown=False)
+    changed = []
+    for tok in tokens:
+        if tok.node is not None:
+            old, new = tok.node.text_content or "", _glue_numbers(tok.text)
+            if new != old:
+                dom.set_text(tok.node, new)
+                changed.append((old, new))
+    return changed
 
-    def keep(m: re.Match[str]) -> str:
-        kept.append(m.group(0))
-        return f"{OBJ}{len(kept) - 1}{OBJ}"
 
-    return _PROTECTED.sub(keep, html), kept
-
-
-def _restore(text: str, kept: list[str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: kept[int(m.group(1))], text)
+def _is_chinese_page(tokens: list[_Token], lang: str | None) -> bool:
+    if lang:
+        return lang == "zh"
+    return chinese_page(" ".join(t.text for t in tokens if t.kind == "text"))
 
 
 def join_wide_lines(html: str, lang: str | None = None) -> str:
-    """Rewrite every line break in ``html``'s text by the house rules (see the module's docstring): nothing
-    next to full-width punctuation or between Chinese characters, the one space (the break) between Chinese
-    and a Latin word, a number, code or math. Code, scripts, styles and math are untouched.
+    """``html`` (a piece of a page) with every line break in its text rewritten by the house rules (see the module's
+    docstring): nothing next to full-width punctuation or between Chinese characters, the one space (the break)
+    between Chinese and a Latin word, a number, code or math. Code, scripts, styles and math are untouched.
 
     In a Chinese block (``is_chinese``) a break next to “ ” — … closes up whatever is on the other side; in an
     English one it stays a space ("the notebook “位置编码”⏎shows"). ``lang`` is the page's language ("zh",
-    "en"); without it, ``chinese_page`` tells it from the text."""
-    text, kept = _protect(html)
-    return _restore(_join(text, markdown=False, lang=lang or page_lang(html)), kept)
+    "en"); without it, ``chinese_page`` tells it from the text. The build does this on the page's tree
+    (:func:`finish_text`)."""
+    tree, tokens = _fragment_tokens(html)
+    _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, lang)), markdown=False)
+    for tok in tokens:
+        if tok.node is not None:
+            dom.set_text(tok.node, tok.text)
+    return dom.write(tree)
 
 
 def page_lang(html: str) -> str:
-    """ "zh" if ``html``'s text (outside tags, code and math) is a ``chinese_page``, else "en"."""
-    return "zh" if chinese_page(_text_only(_protect(html)[0])) else "en"
+    """ "zh" if the text of ``html`` (a piece of a page; code and math left out) is a ``chinese_page``, else "en"."""
+    _tree, tokens = _fragment_tokens(html)
+    return "zh" if _is_chinese_page(tokens, None) else "en"
 
 
 def join_wide_text(text: str, lang: str | None = None) -> str:
     """The same for Markdown prose (a notebook's cells): only breaks inside a paragraph are rewritten, emphasis
     markers and link brackets are transparent, an image is an object, and the caller keeps code spans and
     math out of ``text`` as ``\\x00<n>\\x00`` placeholders (a line that starts or ends with one, or with an
-    image, keeps its break: it may be display math)."""
-    return _join(text, markdown=True, lang=lang)
+    image, keeps its break: it may be display math). Paragraph by paragraph (between blank lines)."""
+    page = lang == "zh" if lang else chinese_page(_text_only(text))
+    parts = re.split(r"(\n[ \t]*\n)", text)
+    out = []
+    for n, part in enumerate(parts):
+        if n % 2 == 0:
+            tokens = _md_tokens(part)
+            _join(tokens, [is_chinese(_text_only(part), page)] * len(tokens), markdown=True)
+            part = "".join(t.text for t in tokens)
+        out.append(part)
+    return "".join(out)
 
 
 def wide_line_breaks(html: str, lang: str | None = None) -> list[str]:
-    """The line breaks in ``html``'s text that ``join_wide_lines`` would rewrite, each shown with a little
-    context (⏎ marks the break); empty once ``join_wide_lines`` has been applied."""
+    """The line breaks in ``html``'s text (a piece of a page) that ``join_wide_lines`` would rewrite, each shown with
+    a little context (⏎ marks the break); empty once the build has finished the page."""
+    _tree, tokens = _fragment_tokens(html)
     found: list[str] = []
-    _join(_protect(html)[0], markdown=False, lang=lang, report=found)
+    _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, lang)), markdown=False, report=found)
     return found
-
-
-def _outside_protected(html: str, fix: Callable[[str], str]) -> str:
-    """Apply ``fix`` to the parts of ``html`` outside code, scripts, styles and math."""
-    out, last = [], 0
-    for m in _PROTECTED.finditer(html):
-        out.append(fix(html[last : m.start()]))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(fix(html[last:]))
-    return "".join(out)
 
 
 # Thousands written with a space (60 611, 16 777 216): the space may not break the number over two lines.
 _GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,]\d)")
 NARROW_NBSP = "\u202f"
-_TAG_OR_TEXT = re.compile(r"(<[^>]*>)|[^<]+")
+
+
+def _glue_numbers(text: str) -> str:
+    return _GROUPED.sub(lambda m: m.group(0).replace(" ", NARROW_NBSP), text)
 
 
 def keep_numbers_whole(html: str) -> str:
-    """Replace the space between digit groups (``60 611``) by a narrow no-break space outside code and math,
-    so that a number is never split over two lines."""
-
-    def glue(m: re.Match[str]) -> str:
-        return m.group(0).replace(" ", NARROW_NBSP)
-
-    def text_only(part: str) -> str:  # the text between tags, never a tag's attributes (viewBox="0 0 512 512")
-        return _TAG_OR_TEXT.sub(lambda m: m.group(0) if m.group(1) else _GROUPED.sub(glue, m.group(0)), part)
-
-    return _outside_protected(html, text_only)
+    """``html`` (a piece of a page) with the space between digit groups (``60 611``) replaced by a narrow no-break
+    space in its text outside code and math, so that a number is never split over two lines (the build does this on
+    the page's tree: :func:`finish_text`)."""
+    tree, tokens = _fragment_tokens(html)
+    for tok in tokens:
+        if tok.node is not None:
+            dom.set_text(tok.node, _glue_numbers(tok.text))
+    return dom.write(tree)
 
 
 # --- measuring what a reader sees -----------------------------------------------------------------------------
@@ -313,7 +357,6 @@ _OTHER_BLOCKS = frozenset(
      "figcaption", "section", "article", "dl", "hr", "br", "caption", "nav", "header", "footer", "form"}
 )  # fmt: skip
 _ATOMIC = frozenset({"code", "pre", "kbd", "samp", "script", "style", "svg", "math", "textarea", "img", "button"})
-_VOID = frozenset({"img", "br", "hr", "input", "meta", "link", "wbr", "source", "area", "col", "embed", "track"})
 _COLLAPSIBLE = re.compile(r"[ \t\n\r\f]+")
 
 
@@ -328,75 +371,56 @@ class StraySpace:
         return f"<{self.element}> {self.context}"
 
 
-class _Blocks(HTMLParser):
-    """The rendered text of each text block inside ``<article>`` (code and math as one ``OBJ`` each)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.blocks: list[tuple[str, str]] = []
-        self._stack: list[list[str]] = []  # open blocks: [name, text…]
-        self._skip: list[str] = []  # open atomic/skipped elements (a stack of tag names)
-        self._in_article = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "article":
-            self._in_article += 1
-        if not self._in_article:
-            return
-        if self._skip:
-            if tag not in _VOID:
-                self._skip.append(tag)
-            return
-        cls = dict(attrs).get("class") or ""
-        if "headerlink" in cls.split() or "md-content__button" in cls.split():
-            if tag not in _VOID:
-                self._skip.append(tag)  # the ¶ permalink, the edit/download buttons: not text
-            return
-        if tag in _ATOMIC or re.search(r"\b(arithmatex|katex)", cls):
-            self._text(OBJ)
-            if tag not in _VOID:
-                self._skip.append(tag)
-            return
-        if tag in TEXT_BLOCKS or tag in _OTHER_BLOCKS:
-            self._text(" ")  # a block boundary separates, it does not join
-            if tag not in _VOID:
-                self._stack.append([tag])
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._in_article and not self._skip and tag in _ATOMIC:
-            self._text(OBJ)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self._in_article:
-            return
-        if self._skip:
-            if self._skip[-1] == tag:
-                self._skip.pop()
-            return
-        if tag == "article":
-            self._in_article -= 1
-        if self._stack and self._stack[-1][0] == tag:
-            name, *parts = self._stack.pop()
+def _blocks(node: dom.Node, stack: list[list[str]], blocks: list[tuple[str, str]]) -> None:
+    """Add the rendered text of each text block under ``node`` to ``blocks`` (code and math as one ``OBJ`` each);
+    ``stack`` holds the open blocks (``[name, text…]``)."""
+    for child in dom.children(node):
+        if child.is_text_node:
+            if stack:
+                stack[-1].append(child.text_content or "")
+            continue
+        if not child.is_element_node:
+            continue
+        names = dom.classes(child)
+        if "headerlink" in names or "md-content__button" in names:
+            continue  # the ¶ permalink, the edit/download buttons: not text
+        if child.tag in _ATOMIC or re.search(r"\b(arithmatex|katex)", " ".join(names)):
+            if stack:
+                stack[-1].append(OBJ)
+            continue
+        if child.tag in TEXT_BLOCKS or child.tag in _OTHER_BLOCKS:
+            if stack:
+                stack[-1].append(" ")  # a block boundary separates, it does not join
+            if child.tag in dom.VOID:
+                continue
+            stack.append([child.tag])
+            _blocks(child, stack, blocks)
+            name, *parts = stack.pop()
             if name in TEXT_BLOCKS:
-                self.blocks.append((name, "".join(parts)))
-            self._text(" ")
-
-    def handle_data(self, data: str) -> None:
-        if self._in_article and not self._skip:
-            self._text(data)
-
-    def _text(self, data: str) -> None:
-        if self._stack:
-            self._stack[-1].append(data)
+                blocks.append((name, "".join(parts)))
+            if stack:
+                stack[-1].append(" ")
+        else:
+            _blocks(child, stack, blocks)
 
 
 def rendered_blocks(html: str) -> list[tuple[str, str]]:
     """(element, text) of every paragraph, list item, table cell, heading, summary inside the page's
     ``<article>`` as a browser lays it out: whitespace collapsed, code and math one ``OBJ`` each."""
-    parser = _Blocks()
-    parser.feed(html)
-    parser.close()
-    return [(name, _COLLAPSIBLE.sub(" ", text).strip(" ")) for name, text in parser.blocks]
+    found: list[tuple[str, str]] = []
+    for article in dom.parse(html).css("article"):
+        if article.parent is not None and any(a.tag == "article" for a in _ancestors(article)):
+            continue  # measured with the article around it
+        _blocks(article, [["article"]], found)
+    return [(name, _COLLAPSIBLE.sub(" ", text).strip(" ")) for name, text in found]
+
+
+def _ancestors(node: dom.Node) -> list[dom.Node]:
+    out, node = [], node.parent
+    while node is not None:
+        out.append(node)
+        node = node.parent
+    return out
 
 
 def _stray(before: str, after: str, chinese: bool) -> bool:

@@ -1,6 +1,6 @@
 """Running the pages' code as a reader would, and remembering what passed: the chapter notebooks and the page blocks.
 
-Used by the tests (``tests/test_notebooks.py``, ``tests/conftest.py``), so by ``make test`` and ``make check``.
+Used by the tests (``tests/test_notebooks.py``, ``tests/harness/``), so by ``make test`` and ``make check``.
 :func:`run` executes one generated notebook (``site_tools.notebooks``) and returns a :class:`dict` the tests
 check: the executed notebook, where ``pe_docs`` came from, the error if a cell failed (with the cell), the
 seconds it took.

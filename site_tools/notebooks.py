@@ -58,9 +58,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 import nbformat
-from mkdocs.structure.files import File
 
-from site_tools import cjk, pages
+from site_tools import cjk, engine, pages
 from site_tools.figures import FIGURES
 from site_tools.pages import Box, Code, Expected, Figure, Item, Prose, Verbatim, walk
 
@@ -189,8 +188,7 @@ class Site:
         without ``site_url``."""
         if not self.site_url:
             return None
-        as_page = posixpath.splitext(src_uri)[0] + ".md"  # a notebook page gets the URL a .md page would
-        url = File(as_page, src_dir=None, dest_dir="", use_directory_urls=self.use_directory_urls).url
+        url = engine.page_url(src_uri, self.use_directory_urls)
         return urljoin(self.site_url.rstrip("/") + "/", url)
 
     def resolve(self, target: str, src_uri: str) -> str | None:
@@ -214,15 +212,15 @@ class Site:
 @functools.cache
 def site_of(lang: str) -> Site:
     """The :class:`Site` of one language as ``make site`` builds it (for its public address), read once from the
-    config file as written (``site_tools.site.written``: fast, no plugins loaded); the tests check that it is
+    config file as written (``site_tools.engine.raw_config``: fast, no plugins loaded); the tests check that it is
     what :meth:`Site.from_config` gives for the loaded config.
 
     Raises:
         ValueError: an unknown language, no ``extra.repository``, or no texts for the language.
     """
-    from site_tools import publish, site
+    from site_tools import publish
 
-    raw = site.written(lang)
+    raw = engine.raw_config(lang)
     repository = (raw.get("extra") or {}).get("repository")
     if not repository:
         raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
@@ -515,8 +513,10 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     )
 
 
+@functools.lru_cache(maxsize=128)
 def notebook_text(markdown: str, src_uri: str, site: Site) -> str:
-    """The ``.ipynb`` file of one page, as text."""
+    """The ``.ipynb`` file of one page, as text (kept for the process: the preview's builds ask again for the
+    notebooks of the pages that did not change)."""
     nb = notebook(markdown, src_uri, site)
     nbformat.validate(nb)
     return nbformat.writes(nb) + "\n"

@@ -58,6 +58,7 @@ _BOX = re.compile(
     r"|^(?P<tab>===[+!]{0,2})[ \t]+\"(?P<tab_title>.*)\"[ \t]*$"
 )
 _PICTURE_TAG = re.compile(r"</?picture\b[^>]*>|<source\b[^>]*>")  # the wrapper of a figure with a narrow layout
+_IMG_TAG = re.compile(r"<img\b", re.I)
 _FIGURE_SRC = re.compile(r"^(?:\./)?figures/(?P<name>[\w.-]+?)\.(?P<theme>light|dark)\.svg(?:#only-(?:light|dark))?$")
 
 
@@ -74,11 +75,11 @@ class Fence:
     tick: str  # the fence characters as written: ``` or ~~~ (3 or more)
     info: str  # the info string, stripped
     code: str  # the content, container and fence indentation removed, without the final newline
-    markers: tuple[str, ...] = ()  # marker comments that apply to it (pytest-codeblocks keywords, pytest.mark.…)
+    marker_comments: tuple[str, ...] = ()  # the comments before it that pytest-codeblocks reads, as written
     role: str = "shown"  # "block", "cont", "expected-output" (pytest-codeblocks' reading), or "shown" (not read)
     head: int = 0  # for "cont" and "expected-output": the line of the block it belongs to; else its own line
     syntax: str = ""  # the info string of that block (what pytest-codeblocks executes it as)
-    marks: tuple[str, ...] = ()  # pytest marks of that block (pytest.mark.skip, …)
+    pytest_marks: tuple[str, ...] = ()  # the pytest marks those comments give that block (pytest.mark.skip, …)
     hidden_by: str = ""  # "blockquote" or "list": pytest-codeblocks cannot see it (the line starts with > or -)
 
     @property
@@ -86,14 +87,9 @@ class Fence:
         return self.info.split()[0] if self.info.split() else ""
 
     @property
-    def marker(self) -> str:
-        """The last marker comment before it (``""`` if none), as written between ``<!--`` and ``-->``."""
-        return self.markers[-1] if self.markers else ""
-
-    @property
     def skipped(self) -> bool:
         """Its block carries a mark that skips it, may skip it or expects it to fail."""
-        return any(re.match(r"pytest\.mark\.(?:skip|skipif|xfail)\b|importorskip", m) for m in self.marks)
+        return any(re.match(r"pytest\.mark\.(?:skip|skipif|xfail)\b|importorskip", m) for m in self.pytest_marks)
 
     @property
     def runs(self) -> bool:
@@ -206,19 +202,21 @@ class Page:
     code_lines: frozenset[int]  # 1-based lines inside fences, indented code blocks and the front matter
     front_matter_lines: int  # how many lines the front matter takes (0: none)
     indented_code: tuple[int, ...]  # 1-based first lines of indented code blocks
-    marker_reading: tuple[str, ...] = field(default=())  # markers that apply to nothing, or that cannot apply
+    marker_problems: tuple[str, ...] = field(default=())  # marker comments that apply to nothing, or cannot apply
+    images: int = 0  # images it shows (Markdown images, <img> in its HTML)
 
     @property
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
     @functools.cached_property
-    def reading(self) -> tuple[str, ...]:
-        """Where pytest-codeblocks reads the page differently from the roles given to its fences (``"<line>: …"``);
-        computed when first asked for (it runs pytest-codeblocks' reader on the page)."""
-        if self.marker_reading and self.marker_reading[-1].startswith("1: pytest-codeblocks:skipfile"):
-            return self.marker_reading
-        return self.marker_reading + tuple(_compare_with_pytest_codeblocks(list(self.fences), self.text))
+    def codeblocks_differences(self) -> tuple[str, ...]:
+        """Where pytest-codeblocks reads the page differently from the roles given to its fences, and the marker
+        comments that apply to nothing (``"<line>: …"``); computed when first asked for (it runs pytest-codeblocks'
+        reader on the page)."""
+        if self.marker_problems and self.marker_problems[-1].startswith("1: pytest-codeblocks:skipfile"):
+            return self.marker_problems
+        return self.marker_problems + tuple(_compare_with_pytest_codeblocks(list(self.fences), self.text))
 
     @property
     def body(self) -> str:
@@ -259,12 +257,12 @@ class Page:
     def problems(self) -> list[str]:
         """Every place where the tests would not run what the page shows, one sentence each, with its line."""
         where = f"{_rel(self.path)}:" if self.path else "line "
-        out = [f"{where}{p}" for p in self.reading]
+        out = [f"{where}{p}" for p in self.codeblocks_differences]
         heads = {f.line: f for f in self.fences if f.role == "block"}
         for f in self.fences:
             at = f"{where}{f.line}: "
             if f.skipped:
-                out.append(f"{at}marked {', '.join(f.marks)}: no block is skipped (the tests would not run it)")
+                out.append(f"{at}marked {', '.join(f.pytest_marks)}: no block is skipped (the tests would not run it)")
             elif f.looks_like_python and f.hidden_by:
                 out.append(f"{at}python block in a {f.hidden_by}: pytest-codeblocks does not see it; take it out")
             elif f.looks_like_python and (f.role == "shown" or (f.role == "block" and f.syntax != "python")):
@@ -388,7 +386,12 @@ def _parse(text: str, path: Path | None) -> Page:
     headings: list[Heading] = []
     figures: list[FigureRef] = []
     indented: list[int] = []
+    images = 0
     for i, tok in enumerate(tokens):
+        if tok.type == "html_block":
+            images += len(_IMG_TAG.findall(tok.content))
+        for child in tok.children or []:
+            images += child.type == "image" or (child.type == "html_inline" and bool(_IMG_TAG.match(child.content)))
         if tok.type in ("fence", "code_block") and tok.map:
             code_lines.update(range(tok.map[0] + 1, tok.map[1] + 1))
             if tok.type == "code_block":
@@ -409,7 +412,8 @@ def _parse(text: str, path: Path | None) -> Page:
         code_lines=frozenset(n for n in code_lines if n <= len(lines)),
         front_matter_lines=fm_end,
         indented_code=tuple(indented),
-        marker_reading=tuple(reading),
+        marker_problems=tuple(reading),
+        images=images,
     )
 
 
@@ -510,22 +514,24 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
                 continue
             if cont and heads:
                 head = heads[-1]
-                fence = _replace(fence, role="cont", head=head.line, syntax=head.syntax, marks=head.marks)
+                fence = _replace(fence, role="cont", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks)
             elif expect and heads:
                 head = heads[-1]
-                fence = _replace(fence, role="expected-output", head=head.line, syntax=head.syntax, marks=head.marks)
+                fence = _replace(
+                    fence, role="expected-output", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks
+                )
             else:
-                fence = _replace(fence, role="block", head=line, syntax=fence.info, marks=tuple(marks))
+                fence = _replace(fence, role="block", head=line, syntax=fence.info, pytest_marks=tuple(marks))
                 heads.append(fence)
                 marks = []
-            fences.append(_replace(fence, markers=tuple(markers)))
+            fences.append(_replace(fence, marker_comments=tuple(markers)))
             markers = []
             cont = expect = False
     if markers:
         reading.append(f"{len(lines)}: marker {markers[-1]!r} at the end of the page applies to no code block")
     if lines and lines[0].strip() == "<!--pytest-codeblocks:skipfile-->":
         reading.append("1: pytest-codeblocks:skipfile: no block of this page runs in the tests")
-        return [_replace(f, role="shown", syntax="", marks=()) for f in fences], reading
+        return [_replace(f, role="shown", syntax="", pytest_marks=()) for f in fences], reading
     return fences, reading
 
 
@@ -551,7 +557,7 @@ def _compare_with_pytest_codeblocks(fences: list[Fence], text: str) -> list[str]
     ours: dict[int, dict[str, Any]] = {}
     for f in fences:
         if f.role == "block":
-            ours[f.line] = {"syntax": f.info, "code": [f.code], "expected": None, "marks": list(f.marks)}
+            ours[f.line] = {"syntax": f.info, "code": [f.code], "expected": None, "marks": list(f.pytest_marks)}
         elif f.role == "cont":
             ours[f.head]["code"].append(f.code)
         elif f.role == "expected-output":
@@ -696,9 +702,9 @@ def code_signature(path: Path) -> list[str]:
     sig = []
     for f in read(path).fences:
         if f.looks_like_python:
-            sig.append(f"{' '.join(f.markers)}\n{f.info}\n{strip_comments(f.code)}")
+            sig.append(f"{' '.join(f.marker_comments)}\n{f.info}\n{strip_comments(f.code)}")
         elif f.role == "expected-output":
-            sig.append(f"{' '.join(f.markers)}\n{f.code}")
+            sig.append(f"{' '.join(f.marker_comments)}\n{f.code}")
     return sig
 
 

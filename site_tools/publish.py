@@ -1,4 +1,4 @@
-"""What the published site needs beyond MkDocs' defaults: its public address, head links, page weight.
+"""Publishing the site: its public address, head links, what a static host needs, and ``make deploy``.
 
 - **Addresses.** The English site's public address is ``site_url`` in ``mkdocs.yml`` (the GitHub Pages
   address), unless ``$SITE_URL`` names another; every other language lives under ``<address><lang>/``.
@@ -6,20 +6,26 @@
 - **Head links.** :func:`alternate_links` turns ``extra.alternate`` (links relative to each site's root)
   into absolute addresses, so each page can name its twin in the other language
   (``<link rel="alternate" hreflang>`` in ``overrides/main.html``) and the 404 page can link both homes.
-- **Page weight.** :func:`externalize_styles` moves mkdocs-jupyter's inlined JupyterLab stylesheet (~570 KB
-  per notebook page) into one content-addressed file that browsers cache; :func:`drop_source_maps` removes
-  the ``*.map`` files Material ships next to its bundles, which nothing on the site loads.
+- **Page weight.** :func:`drop_source_maps` removes the ``*.map`` files Material ships next to its bundles, which
+  nothing on the site loads.
 - **Static host.** :func:`write_nojekyll` marks the output as plain files for GitHub Pages (no Jekyll run,
   which would drop paths starting with ``_`` such as ``assets/_mkdocstrings.css``).
+- **Deploy.** :func:`deploy` (``python -m site_tools.publish``, ``make deploy``) commits the built site to the
+  ``gh-pages`` branch.
 """
 
 from __future__ import annotations
 
-import hashlib
+import argparse
+import contextlib
+import logging
 import os
 import re
+import sys
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_CONFIG = ROOT / "mkdocs.yml"
@@ -40,12 +46,18 @@ def check_site_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+class _ConfigLoader(yaml.SafeLoader):
+    """YAML as in a MkDocs config, its Python tags (``!!python/object/apply:…``, the slug function) read as nothing:
+    for the one plain setting read here."""
+
+
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
 def configured_site_url(config_file: Path = BASE_CONFIG) -> str:
     """The ``site_url`` written in the English config (the address used when ``$SITE_URL`` is not set)."""
-    from mkdocs.utils.yaml import yaml_load
-
     with open(config_file, encoding="utf-8") as fd:
-        url = yaml_load(fd).get("site_url")
+        url = (yaml.load(fd, Loader=_ConfigLoader) or {}).get("site_url")  # a SafeLoader
     if not url:
         raise ValueError(f"{config_file.name} must set site_url (the site's public address)")
     return check_site_url(url)
@@ -81,40 +93,6 @@ def alternate_links(site_url: str | None, alternates: list[dict]) -> list[dict]:
     return out
 
 
-# mkdocs-jupyter's theme stylesheets: <style> elements whose rules are all scoped to .jupyter-wrapper.
-_STYLE = re.compile(r"<style(?:\s[^>]*)?>(?P<css>.*?)</style>", re.S | re.I)
-STYLE_MARKER = ".jupyter-wrapper"
-STYLES_DIR = "assets/stylesheets/notebook"
-
-
-def externalize_styles(html: str, page_url: str, site_dir: Path | str, marker: str = STYLE_MARKER) -> str:
-    """Replace each inline ``<style>`` whose CSS contains ``marker`` by a ``<link>`` to a generated file.
-
-    The file is ``assets/stylesheets/notebook/<sha256 of the CSS, 16 hex>.css`` under ``site_dir``: every
-    notebook page links the same file, so a browser fetches it once. The link sits where the ``<style>``
-    was, so the cascade order is unchanged. ``page_url`` is the page's URL relative to the site root
-    (``walkthrough/``), used to make the link relative.
-    """
-    from mkdocs.utils import get_relative_url
-
-    site_dir = Path(site_dir)
-
-    def replace(m: re.Match[str]) -> str:
-        css = m.group("css")
-        if marker not in css:
-            return m.group(0)
-        data = css.strip().encode("utf-8")
-        rel = f"{STYLES_DIR}/{hashlib.sha256(data).hexdigest()[:16]}.css"
-        target = site_dir / rel
-        if not target.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data + b"\n")
-        href = get_relative_url(rel, page_url)
-        return f'<link rel="stylesheet" href="{href}">'
-
-    return _STYLE.sub(replace, html)
-
-
 _MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^*]*\*/)\s*$")
 
 
@@ -142,3 +120,56 @@ def write_nojekyll(site_dir: Path | str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.touch()
     return path
+
+
+def deploy(
+    site_dir: Path | None = None,
+    *,
+    repo: Path = ROOT,
+    branch: str = "gh-pages",
+    push: bool = False,
+    remote: str = "origin",
+) -> str:
+    """Commit the built ``site_dir`` (default ``site/``) as the whole tree of ``branch`` (ghp-import, with
+    ``.nojekyll``); push if asked.
+
+    Returns the commit message. The branch's previous commit stays its parent, so its history is kept.
+
+    Raises:
+        FileNotFoundError: ``site_dir`` does not hold both languages and the 404 page (build it first).
+        ghp_import.GhpError: ``repo`` is not a git repository, or committing or pushing failed.
+    """
+    import subprocess
+
+    from ghp_import import ghp_import
+
+    site_dir = ROOT / "site" if site_dir is None else Path(site_dir)
+    missing = [rel for rel in ("index.html", "404.html", "zh/index.html") if not (site_dir / rel).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{site_dir} lacks {', '.join(missing)}: build the site first (make site)")
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    message = f"Deploy the site built from {head or 'a working tree'}"
+    with contextlib.chdir(repo):  # ghp-import runs git in the current directory
+        ghp_import(str(site_dir.resolve()), mesg=message, branch=branch, nojekyll=True, push=push, remote=remote)
+    logging.getLogger("pe-docs").info(
+        "committed %s to %s%s", site_dir, branch, f" and pushed to {remote}" if push else " (not pushed)"
+    )
+    return message
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m site_tools.publish", description="commit site/ to the gh-pages branch (make deploy)"
+    )
+    parser.add_argument("--push", action="store_true", help="push gh-pages to origin after committing")
+    parser.add_argument("--site-dir", type=Path, default=ROOT / "site", help="the built site (default: site/)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
+    deploy(args.site_dir, push=args.push)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

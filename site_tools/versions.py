@@ -125,12 +125,6 @@ def version_line(meta: dict[str, object], *, chapter: bool, lang: str, pins: dic
     return f'<p class="pe-versions"><small>{text["join"].join(sentences)}</small></p>'
 
 
-def add_version_line(content: str, meta: dict[str, object], *, chapter: bool, lang: str) -> str:
-    """``content`` (a page's HTML) with its version line appended (unchanged when there is none)."""
-    line = version_line(meta, chapter=chapter, lang=lang)
-    return f"{content}\n{line}" if line else content
-
-
 def latest_requirements(group: str, pins: dict[str, Pin] | None = None) -> list[str]:
     """What ``scripts/test-upstream.sh --latest`` installs, by step (newest releases, nothing pinned).
 

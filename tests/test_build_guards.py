@@ -3,7 +3,7 @@
 Each test builds a throwaway site from the real mkdocs.yml (same plugins, hooks and validation) with one
 defect planted: a notebook cell that raises, a link to a missing anchor, a figure drawn with a missing glyph.
 The broken links and anchors go through the very path of ``make site`` and ``make test``
-(``python -m site_tools.site build``: ``site.main(["build"])`` → ``site.build()`` with its defaults), never
+(``python -m site_tools.build``: ``build.main([])`` → ``build.build()`` with its defaults), never
 with ``strict`` passed by the test, so a build path that stopped being strict turns these tests red.
 """
 
@@ -19,7 +19,8 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from site_tools import figures, hooks, site
+from site_tools import build as site_build
+from site_tools import engine, figures, hooks, preview
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.site
@@ -91,13 +92,13 @@ def test_notebook_cache_is_keyed_by_the_library(tmp_path: Path, monkeypatch: pyt
     ("pages", "nav"), [(BROKEN_LINK, ["index.md"]), (BROKEN_ANCHOR, ["index.md", "other.md"])], ids=["link", "anchor"]
 )
 def test_default_build_aborts_on_a_broken_link(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> None:
-    """``site.build()`` with its defaults (strict not passed) is the build of ``make site``: it must abort."""
+    """``build.build()`` with its defaults (strict not passed) is the build of ``make site``: it must abort."""
     with pytest.raises(Abort, match="in strict mode"):
-        site.build(("en",), overrides=plant(tmp_path, pages, nav))
+        site_build.build(("en",), overrides=plant(tmp_path, pages, nav))
 
 
 def test_make_site_command_aborts_on_a_broken_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``python -m site_tools.site build`` itself: only where the config points is changed, not its strictness."""
+    """``python -m site_tools.build`` itself: only where the config points is changed, not its strictness."""
     import mkdocs.config
 
     options = plant(tmp_path, BROKEN_LINK, ["index.md"])
@@ -112,14 +113,14 @@ def test_make_site_command_aborts_on_a_broken_link(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(mkdocs.config, "load_config", redirected)
     with pytest.raises(Abort, match="in strict mode"):
-        site.main(["build", "--lang", "en"])
+        site_build.main(["--lang", "en"])
     assert len(seen) == 1 and seen[0].get("strict") is not False
 
 
 def test_make_site_runs_the_default_build() -> None:
     """``make site`` is the command the two tests above run: no flag that could change the strictness."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^site: .*\n\t\$\(PY\) -m site_tools\.site build\n", makefile, flags=re.M)
+    assert re.search(r"^site: .*\n\t\$\(PY\) -m site_tools\.build\n", makefile, flags=re.M)
 
 
 @pytest.mark.parametrize("config", ["mkdocs.yml", "mkdocs.zh.yml"])
@@ -130,7 +131,7 @@ def test_config_files_are_strict(config: str) -> None:
 
 def test_build_does_not_let_overrides_set_strict(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="overrides must not set strict"):
-        site.build(("en",), overrides={"strict": False, **plant(tmp_path, BROKEN_LINK, ["index.md"])})
+        site_build.build(("en",), overrides={"strict": False, **plant(tmp_path, BROKEN_LINK, ["index.md"])})
 
 
 def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,11 +149,11 @@ def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
         loads.append((lang, kwargs))
         raise StoppedError
 
-    monkeypatch.setattr(site, "load", fake_load)
+    monkeypatch.setattr(engine, "load", fake_load)
     local = "http://127.0.0.1:8000/"
     for dirty in (False, True):  # what a worker runs for a full and for a page-only rebuild
         with pytest.raises(StoppedError):
-            site._LanguageState("zh", local).build(dirty=dirty)
+            preview._LanguageState("zh", local).build(dirty=dirty)
     assert [(lang, kwargs["strict"], kwargs["site_url"]) for lang, kwargs in loads] == [("zh", False, local)] * 2
 
     requests: list[tuple[str, dict[str, object]]] = []
@@ -187,19 +188,21 @@ def test_serve_builds_without_strict(tmp_path: Path, monkeypatch: pytest.MonkeyP
         def shutdown(self) -> None:
             pass
 
-    monkeypatch.setattr(site, "_Worker", FakeWorker)
+    monkeypatch.setattr(preview, "_Worker", FakeWorker)
     monkeypatch.setattr(mkdocs.livereload, "LiveReloadServer", FakeServer)
-    site.serve()
+    preview.serve()
     assert requests == [("en", {"dirty": False}), ("zh", {"dirty": False})]  # the first build: both, in full
     assert addresses == [("en", local), ("zh", local)]  # built for the address it serves
     monkeypatch.undo()
-    site.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
+    site_build.build(("en",), strict=False, overrides=plant(tmp_path, BROKEN_LINK, ["index.md"]))
     assert (tmp_path / "site" / "index.html").exists()
 
 
 def test_chinese_headings_get_readable_anchors(tmp_path: Path) -> None:
     """Also the control of the tests above: a site without a defect passes the same default build."""
-    site.build(("en",), overrides=plant(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"]))
+    site_build.build(
+        ("en",), overrides=plant(tmp_path, {"index.md": "# 首页\n\n## 为什么需要位置编码\n"}, ["index.md"])
+    )
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'id="为什么需要位置编码"' in html
 
@@ -222,7 +225,7 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
     address = "https://example.org/sub/path/"
     good = plant(tmp_path / "good", {"index.md": "# Home\n\n## Part\n"}, ["index.md"])
     good.pop("site_dir")
-    timings = site.build(site_url=address, site_dir=out, overrides=good)
+    timings = site_build.build(site_url=address, site_dir=out, overrides=good)
     assert sorted(timings) == ["en", "zh"]
     assert [(lang, kwargs["strict"], kwargs["site_url"], kwargs["site_dir"]) for lang, kwargs in submitted] == [
         ("zh", True, address, out)
@@ -234,7 +237,7 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
     broken = plant(tmp_path / "broken", BROKEN_LINK, ["index.md"])
     broken.pop("site_dir")
     with pytest.raises(Abort, match="in strict mode"):
-        site.build(site_url=address, site_dir=out, overrides=broken)
+        site_build.build(site_url=address, site_dir=out, overrides=broken)
     assert submitted[-1][1]["strict"] is True
     after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before  # the failed build changed nothing, and left no staging folder behind
@@ -243,9 +246,9 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
 
 @pytest.mark.browser
 def test_a_tarball_without_git_still_builds(release_site: dict[str, Any]) -> None:
-    """A copy of the sources without .git (a release tarball, `git archive`: conftest.py's ``release_copy``, which
-    also holds a new chapter) builds strictly: the "Last update" date falls back to the build date instead of
-    failing (git-revision-date-localized, fallback_to_build_date)."""
+    """A copy of the sources without .git (a release tarball, `git archive`: ``release_copy``,
+    tests/harness/scratch.py, which also holds a new chapter) builds strictly: the "Last update" date falls back to
+    the build date instead of failing (git-revision-date-localized, fallback_to_build_date)."""
     import datetime as dt
     import subprocess
 

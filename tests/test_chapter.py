@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import SCRATCH_CHAPTER
 
-from site_tools import chapter, numbers, pages
+from site_tools import chapter, pages, stated_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = SCRATCH_CHAPTER
@@ -67,7 +67,7 @@ def test_pages_and_nav_are_created(created: Path) -> None:
 def test_new_pair_passes_the_page_checks(created: Path) -> None:
     """``make check PAGE=scratch-chapter`` in the copy: the tests ``make test`` runs for the new pair, all passing."""
     en, zh = created / "docs/en" / f"{SLUG}.md", created / "docs/zh" / f"{SLUG}.md"
-    assert [s.text for s in numbers.stated_numbers(en)] == ["6283", "10000"]  # the check did read the prose
+    assert [s.text for s in stated_numbers.stated_numbers(en)] == ["6283", "10000"]  # the check did read the prose
     assert pages.code_signature(en) == pages.code_signature(zh) and len(pages.code_signature(en)) == 4
     result = run([sys.executable, "-m", "site_tools.check", SLUG, "-rA"], created)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, notebooks, numbers, pages
+from site_tools import cjk, notebooks, pages, stated_numbers
 
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
@@ -101,7 +101,7 @@ def prose(path: Path, *, code: bool = False, link_text: bool = True) -> str:
     (``d_model`` written as code still counts next to 维度), link texts unless ``link_text`` (an image's
     description is prose)."""
     text = path.read_text(encoding="utf-8")
-    outside = {n for n, _ in numbers.prose_lines(text)}  # outside front matter and code fences
+    outside = {n for n, _ in stated_numbers.prose_lines(text)}  # outside front matter and code fences
     t = "\n".join(line if n + 1 in outside else "" for n, line in enumerate(text.split("\n")))
     t = re.sub(r"<!--.*?-->", _blank, t, flags=re.S)
     if not code:
@@ -452,7 +452,7 @@ def test_rendered_blocks_are_what_a_browser_lays_out() -> None:
 def test_no_italics_on_chinese_text(path: Path) -> None:
     """Chinese has no italic forms (browsers slant the glyphs); emphasis is bold."""
     found = []
-    for n, line in numbers.prose_lines(path.read_text(encoding="utf-8")):
+    for n, line in stated_numbers.prose_lines(path.read_text(encoding="utf-8")):
         line = re.sub(r"\*\*[^*]+\*\*|__[^_]+__", "", line)
         for m in re.finditer(r"(?<![*\w\\])\*(?![*\s])([^*]+?)\*(?!\*)|(?<![_\w\\])_(?![_\s])([^_]+?)_(?![_\w])", line):
             if re.search(CJK, m.group(0)):
@@ -463,7 +463,7 @@ def test_no_italics_on_chinese_text(path: Path) -> None:
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_chinese_quotes_are_curly(path: Path) -> None:
     found = []
-    for n, line in numbers.prose_lines(path.read_text(encoding="utf-8")):
+    for n, line in stated_numbers.prose_lines(path.read_text(encoding="utf-8")):
         line = re.sub(r"^\s*(?:!!!|\?\?\?\+?|===)[^\"]*(?:\"[^\"]*\")?", "", line)  # titles: quoted by syntax
         line = re.sub(r"\]\{[^}]*\}|=\"[^\"]*\"", "", line)  # attribute lists and HTML attributes
         for m in re.finditer(r"\"[^\"]*\"", line):

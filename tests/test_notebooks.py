@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from mkdocs.config import load_config
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import figures, kernels, notebooks, pages, site
+from site_tools import engine, figures, kernels, notebooks, pages
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -40,7 +40,7 @@ def _id(chapter: tuple[str, str]) -> str:
 
 @pytest.fixture(scope="module")
 def sites() -> dict[str, notebooks.Site]:
-    """The real configs of both languages, as the build reads them (``site.load``: Chinese at ``…/zh/``)."""
+    """The real configs of both languages, as the build reads them (``engine.load``: Chinese at ``…/zh/``)."""
     return {lang: notebooks.site_of(lang) for lang in pages.LANGS}
 
 
@@ -259,7 +259,7 @@ def downloads(html_path: Path) -> list[dict[str, str | None]]:
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_built_chapters_link_their_notebook(site_dir: Path, site_base: str, lang: str) -> None:
     root = site_dir if lang == "en" else site_dir / lang
-    built_for = notebooks.Site.from_config(site.load(lang, site_url=site_base))  # the session site's address
+    built_for = notebooks.Site.from_config(engine.load(lang, site_url=site_base))  # the session site's address
     title = "Download notebook" if lang == "en" else "下载 Notebook"
     chapters = notebooks.chapters(lang)
     assert chapters
@@ -523,11 +523,11 @@ def test_front_matter_opt_out_and_title() -> None:
 
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_site_read_fast_is_the_site_of_the_loaded_config(lang: str) -> None:
-    assert notebooks.site_of(lang) == notebooks.Site.from_config(site.load(lang))
+    assert notebooks.site_of(lang) == notebooks.Site.from_config(engine.load(lang))
 
 
 def test_site_from_config_needs_the_repository(tmp_path: Path) -> None:
-    config = load_config(config_file=str(site.CONFIGS["en"]))
+    config = load_config(config_file=str(engine.CONFIGS["en"]))
     assert notebooks.Site.from_config(config).repository == "https://github.com/pe-docs/pe-docs"
     config.extra.pop("repository")
     with pytest.raises(ValueError, match="extra.repository"):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import numbers, pages
+from site_tools import pages, stated_numbers
 
 PAIRS = [
     (pages.pages("en")[name], pages.pages("zh")[name])
@@ -26,7 +26,7 @@ def _id(pair: tuple[Path, Path]) -> str:
 
 
 def found(text: str) -> list[tuple[str, float]]:
-    return [(written, candidates[0]) for _, written, candidates, _ in numbers.numbers_in(text)]
+    return [(written, candidates[0]) for _, written, candidates, _ in stated_numbers.numbers_in(text)]
 
 
 @pytest.mark.parametrize(
@@ -68,12 +68,12 @@ def test_code_spans_links_comments_and_fences_are_not_prose(tmp_path: Path) -> N
         "<!-- 4567 -->\n\n```python\nx = 890\n```\n\nIt gave 25.7 and 0.973.\n",
         encoding="utf-8",
     )
-    assert [(s.line, s.text) for s in numbers.stated_numbers(page)] == [(14, "25.7"), (14, "0.973")]
-    assert numbers.quoted(page) == {"25.7": "a paper"}
-    assert [s.text for s in numbers.unbacked(page)] == ["0.973"]
+    assert [(s.line, s.text) for s in stated_numbers.stated_numbers(page)] == [(14, "25.7"), (14, "0.973")]
+    assert stated_numbers.quoted(page) == {"25.7": "a paper"}
+    assert [s.text for s in stated_numbers.unbacked(page)] == ["0.973"]
     # a heading's attribute list is a name, not prose
     page.write_text("# T\n\n## From 2π to 62 832 {#from-2π-to-62-832 .wide}\n", encoding="utf-8")
-    assert [s.text for s in numbers.stated_numbers(page)] == ["62 832"]
+    assert [s.text for s in stated_numbers.stated_numbers(page)] == ["62 832"]
 
 
 def test_asserted_values_come_from_assertions_and_expected_output(tmp_path: Path) -> None:
@@ -84,21 +84,21 @@ def test_asserted_values_come_from_assertions_and_expected_output(tmp_path: Path
         "print(1234)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n1234 6.1e-2\n```\n",
         encoding="utf-8",
     )
-    values = numbers.asserted_values(page)
+    values = stated_numbers.asserted_values(page)
     for v in (0.5, 1.25, 2**-24, 1.25 * 2**-24, 3e-7, 96.5, 1234, 6.1e-2):
-        assert numbers.canonical(v) in values, v
-    assert numbers.canonical(512) not in values  # a parameter, not an assertion
+        assert stated_numbers.canonical(v) in values, v
+    assert stated_numbers.canonical(512) not in values  # a parameter, not an assertion
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=_id)
 def test_every_stated_number_is_asserted_on_its_page(pair: tuple[Path, Path]) -> None:
-    problems = numbers.problems(pair)
+    problems = stated_numbers.problems(pair)
     assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=_id)
 def test_both_languages_state_the_same_numbers(pair: tuple[Path, Path]) -> None:
-    problems = numbers.differences(*pair)
+    problems = stated_numbers.differences(*pair)
     assert problems == [], "\n".join(problems)
 
 
@@ -114,11 +114,11 @@ def _mutated(written: str) -> str:
     raise AssertionError(f"no digit in {written!r}")
 
 
-def _change(facts: numbers.Facts, s: numbers.Stated, line_text: str) -> numbers.Facts:
+def _change(facts: stated_numbers.Facts, s: stated_numbers.Stated, line_text: str) -> stated_numbers.Facts:
     """The facts of the page with stated number ``s`` changed (its line read again, as the check reads it)."""
     changed = line_text[: s.column] + _mutated(s.text) + line_text[s.column + len(s.text) :]
     stated = [t for t in facts.stated if t.line != s.line]
-    stated += numbers.stated_in_line(facts.path, s.line, changed)
+    stated += stated_numbers.stated_in_line(facts.path, s.line, changed)
     return replace(facts, stated=tuple(sorted(stated, key=lambda t: (t.line, t.column))))
 
 
@@ -127,19 +127,20 @@ def test_changing_any_stated_number_fails(pair: tuple[Path, Path], tmp_path: Pat
     """Change each stated number of the page, one at a time and in each language: the check must fail.
 
     Each page is read once; a change rereads only its own line (``_change``) and runs the check itself
-    (``numbers.check_facts``) on the result. That this is what reading the changed file gives is checked by
+    (``stated_numbers.check_facts``) on the result. That this is what reading the changed file gives is checked by
     writing the file for the first and the last number of each page and comparing."""
     missed = []
     for lang, (page, other) in (("en", pair), ("zh", pair[::-1])):
-        facts, other_facts = numbers.facts(page), numbers.facts(other)
-        texts = numbers.prose_text(page)
+        facts, other_facts = stated_numbers.facts(page), stated_numbers.facts(other)
+        texts = stated_numbers.prose_text(page)
         lines = page.read_text(encoding="utf-8").split("\n")
 
-        def check(changed: numbers.Facts) -> set[str]:
-            return set(numbers.check_facts(*((changed, other_facts) if lang == "en" else (other_facts, changed))))  # noqa: B023
+        def check(changed: stated_numbers.Facts) -> set[str]:
+            pair = (changed, other_facts) if lang == "en" else (other_facts, changed)  # noqa: B023
+            return set(stated_numbers.check_facts(*pair))
 
         before = check(facts)
-        candidates = [s for s in facts.stated if s.text not in numbers.EXEMPT and s.key not in facts.quoted]
+        candidates = [s for s in facts.stated if s.text not in stated_numbers.EXEMPT and s.key not in facts.quoted]
         for k, s in enumerate(candidates):
             assert lines[s.line - 1][s.column : s.column + len(s.text)] == s.text, (page, s)
             changed = _change(facts, s, texts[s.line])
@@ -149,7 +150,7 @@ def test_changing_any_stated_number_fails(pair: tuple[Path, Path], tmp_path: Pat
                 line = lines[s.line - 1]
                 edited = line[: s.column] + _mutated(s.text) + line[s.column + len(s.text) :]
                 work.write_text("\n".join([*lines[: s.line - 1], edited, *lines[s.line :]]), encoding="utf-8")
-                reread = numbers.facts(work)
+                reread = stated_numbers.facts(work)
                 assert [(t.line, t.column, t.text) for t in reread.stated] == [
                     (t.line, t.column, t.text) for t in changed.stated
                 ]
@@ -168,7 +169,7 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     assert "1.0366" in text and "60 611" in text
     text = text.replace("the factor 1.0366", "the factor 1.0466").replace("is 60 611", "is 61 611")
     en.write_text(text, encoding="utf-8")
-    problems = numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
+    problems = stated_numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
     line = next(i for i, t in enumerate(en.read_text(encoding="utf-8").splitlines(), 1) if "1.0466" in t)
     assert any(
         p.endswith(
@@ -179,7 +180,7 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     assert any("61 611" in p and "no assertion" in p for p in problems)
     assert any("61 611 is stated 1× in en" in p and "but 0× in zh" in p for p in problems), problems
     # 60 611 is now stated once less in en than in zh (the figure's alt text states it too)
-    n = sum(t.count("60 611") for _, t in numbers.prose_lines(text))
+    n = sum(t.count("60 611") for _, t in stated_numbers.prose_lines(text))
     assert any(f"60 611 is stated {n}× in en" in p and f"but {n + 1}× in zh" in p for p in problems), problems
 
 

@@ -3,8 +3,8 @@
 ``tests/test_browser.py`` holds every page of the built site to ``PAGE_BUDGET`` (its first view on a phone, in each
 colour scheme). Here: the measurement counts what a page really downloads (a synthetic page with a known size for
 each of its requests), so a page that grows past the budget fails; figures are lazy, sized and named
-(``site_tools.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it
-(``site_tools.assets.prune_notebook_styles``).
+(``site_tools.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it, in one
+cached file (``site_tools.assets.notebook_styles``). Both are steps of the finishing pass, on a page's tree.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import assets
+from site_tools import assets, dom
 from site_tools.browser import PAGE_BUDGET, first_view, serve_site, shared_browser
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">{pad}</svg>'
@@ -76,6 +76,12 @@ def test_a_page_past_the_budget_is_over_it(tmp_path: Path) -> None:
         assert view.weight() > PAGE_BUDGET
 
 
+def _figure_links(html: str, site_dir: Path, lang: str) -> str:
+    tree = dom.parse_fragment(html)
+    assets.figure_links(tree, "formula/", site_dir, lang=lang)
+    return dom.write(tree)
+
+
 def test_figures_are_lazy_sized_and_their_links_named(tmp_path: Path) -> None:
     (tmp_path / "figures").mkdir()
     _svg(tmp_path / "figures/heatmap.light.svg", 1_000, w=504, h=302.4)
@@ -84,7 +90,7 @@ def test_figures_are_lazy_sized_and_their_links_named(tmp_path: Path) -> None:
         '<img alt="Heatmap &amp; more" src="../figures/heatmap.light.svg#only-light"></a>'
         '<img alt="not a figure" src="../assets/logo.png"></p>'
     )
-    out = assets.figure_links(page, "formula/", tmp_path, lang="zh")
+    out = _figure_links(page, tmp_path, lang="zh")
     assert 'aria-label="Heatmap &amp; more（查看大图）"' in out
     # 504 pt × 302.4 pt is 672 × 403.2 CSS pixels
     assert (
@@ -92,8 +98,8 @@ def test_figures_are_lazy_sized_and_their_links_named(tmp_path: Path) -> None:
         ' width="672" height="403">' in out
     )
     assert '<img alt="not a figure" src="../assets/logo.png">' in out
-    assert assets.figure_links(out, "formula/", tmp_path, lang="zh") == out  # done once
-    en = assets.figure_links(page, "formula/", tmp_path, lang="en")
+    assert _figure_links(out, tmp_path, lang="zh") == out  # done once
+    en = _figure_links(page, tmp_path, lang="en")
     assert 'aria-label="Heatmap &amp; more (view larger)"' in en
 
 
@@ -120,9 +126,14 @@ NOTEBOOK = """<html><body data-md-color-scheme="default"><style>
 <style>.other{color:red}</style></body></html>"""
 
 
-def test_notebook_styles_keep_the_rules_that_can_apply() -> None:
-    out = assets.prune_notebook_styles(NOTEBOOK)
-    css = out.split("<style>", 1)[1].split("</style>", 1)[0]
+def test_notebook_styles_keep_the_rules_that_can_apply_in_one_cached_file(tmp_path: Path) -> None:
+    tree = dom.parse(NOTEBOOK)
+    assets.notebook_styles(tree, "walkthrough/", tmp_path)
+    out = dom.write(tree)
+    (css_file,) = (tmp_path / assets.STYLES_DIR).iterdir()
+    assert f'<link rel="stylesheet" href="../{assets.STYLES_DIR}/{css_file.name}">' in out
+    assert out.index('<div class="jupyter-wrapper">') > out.index("<link")  # where the <style> was
+    css = css_file.read_text(encoding="utf-8").strip()
     assert css == (
         ".jupyter-wrapper{--v: 1}"
         ".jupyter-wrapper .jp-Cell{color:red}"
@@ -135,7 +146,14 @@ def test_notebook_styles_keep_the_rules_that_can_apply() -> None:
         ".jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-Prompt{opacity:.5}"
     )
     assert "<style>.other{color:red}</style>" in out  # a stylesheet that is not mkdocs-jupyter's is left alone
-    assert assets.prune_notebook_styles("<p>no notebook</p>") == "<p>no notebook</p>"
+    # a second page (the other language's notebook, or the same at another depth) links the same file
+    again = dom.parse(NOTEBOOK)
+    assets.notebook_styles(again, "", tmp_path)
+    assert f'href="{assets.STYLES_DIR}/{css_file.name}"' in dom.write(again)
+    assert len(list(css_file.parent.iterdir())) == 1
+    plain = dom.parse("<p>no notebook</p>")
+    assets.notebook_styles(plain, "", tmp_path)
+    assert "<link" not in dom.write(plain)
 
 
 @pytest.mark.site

@@ -126,9 +126,9 @@ def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:
     for fence in page.fences:
         if fence.looks_like_python:
             runs_there = any(_squash(fence.code) and _squash(fence.code) in code for code in executed)
-            assert fence.runs == runs_there or page.reading, (case, fence.line)
+            assert fence.runs == runs_there or page.codeblocks_differences, (case, fence.line)
     agree = [(line, _squash(code)) for line, code in page.blocks()] == [(line, code) for line, code, _ in theirs]
-    assert agree or page.reading or error, case
+    assert agree or page.codeblocks_differences or error, case
     cells = [item.code for item in pages.walk(list(page.items)) if isinstance(item, pages.Code)]
     assert cells == [f.code for f in page.running]
 
@@ -171,7 +171,7 @@ def test_skip_marker_then_blank_line_is_not_a_code_cell() -> None:
     """The issue's case: skip marker, blank line, fence — the tests skip it, so the notebook does not run it."""
     page = pages.parse(CASES["skip"])
     (fence,) = page.fences
-    assert fence.marks == ("pytest.mark.skip",) and fence.skipped and not fence.runs
+    assert fence.pytest_marks == ("pytest.mark.skip",) and fence.skipped and not fence.runs
     assert not notebooks.wants_notebook(CASES["skip"])
     assert [type(item).__name__ for item in page.items] == ["Prose", "Verbatim", "Prose"]
 
@@ -179,8 +179,8 @@ def test_skip_marker_then_blank_line_is_not_a_code_cell() -> None:
 def test_roles_markers_and_lines() -> None:
     page = pages.parse(CASES["cont"] + "\n<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n")
     first, second, output = page.fences
-    assert (first.role, first.line, first.head, first.markers) == ("block", 3, 3, ())
-    assert (second.role, second.head, second.markers) == ("cont", 3, ("pytest-codeblocks:cont",))
+    assert (first.role, first.line, first.head, first.marker_comments) == ("block", 3, 3, ())
+    assert (second.role, second.head, second.marker_comments) == ("cont", 3, ("pytest-codeblocks:cont",))
     assert (output.role, output.head, output.code) == ("expected-output", 3, "2")
     assert page.blocks() == [(3, "a = 1\n# this would otherwise fail since `a` is not defined\na + 1")]
 
@@ -274,7 +274,7 @@ def test_fence_parser_flags_silent_skips(tmp_path: Path) -> None:
 def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
     """``--page`` (``make check``): a test is the page's when a parameter names the page's file, in any form the
     tests use (a path, ``formula.md``, ``en/formula.md``, a tuple holding one)."""
-    from conftest import _mentions
+    from harness.page_selection import mentions as _mentions
 
     names = {"formula.md", "formula.ipynb"}
     docs = pages.DOCS

@@ -1,4 +1,4 @@
-"""What `make serve` rebuilds after a change (site_tools.site.plan), and how it keeps the search index whole."""
+"""What `make serve` rebuilds after a change (``site_tools.preview.plan``), and how a build is put in place."""
 
 from __future__ import annotations
 
@@ -6,42 +6,42 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import site
+from site_tools import build, preview
 
 FORMULA = {"en": "docs/en/formula.md", "zh": "docs/zh/formula.md"}
 
 
 def snapshot() -> dict[str, tuple[int, int]]:
-    """Modification times and sizes of a few watched files, as ``site._snapshot`` records them."""
+    """Modification times and sizes of a few watched files, as ``preview._snapshot`` records them."""
     paths = [*FORMULA.values(), "docs/en/index.md", "pe_docs/encoding.py", "site_tools/hooks.py", "overrides/main.html"]
     return dict.fromkeys([*paths, "mkdocs.yml"], (1, 10))
 
 
 @pytest.fixture
 def titles() -> dict[str, str | None]:
-    return {path: site.page_title((site.ROOT / path).read_text(encoding="utf-8")) for path in FORMULA.values()}
+    return {path: preview.page_title((preview.ROOT / path).read_text(encoding="utf-8")) for path in FORMULA.values()}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_paragraph_edit_is_a_page_rebuild_of_its_language(lang: str, titles: dict[str, str | None]) -> None:
     before = snapshot()
     after = dict(before, **{FORMULA[lang]: (2, 11)})
-    assert site.plan(before, after, titles) == ({lang: True}, False)
+    assert preview.plan(before, after, titles) == ({lang: True}, False)
 
 
 def test_a_new_title_rebuilds_the_language(titles: dict[str, str | None]) -> None:
     before = snapshot()
     after = dict(before, **{FORMULA["zh"]: (2, 11)})
-    assert site.plan(before, after, {**titles, FORMULA["zh"]: "another title"}) == ({"zh": False}, False)
+    assert preview.plan(before, after, {**titles, FORMULA["zh"]: "another title"}) == ({"zh": False}, False)
 
 
 def test_an_added_or_removed_page_rebuilds_the_language(titles: dict[str, str | None]) -> None:
     before = snapshot()
-    assert site.plan(before, dict(before, **{"docs/en/new.md": (1, 1)}), titles) == ({"en": False}, False)
+    assert preview.plan(before, dict(before, **{"docs/en/new.md": (1, 1)}), titles) == ({"en": False}, False)
     removed = dict(before)
     del removed["docs/en/index.md"]
-    assert site.plan(before, removed, titles) == ({"en": False}, False)
-    assert site.plan(before, dict(before, **{"docs/zh/walkthrough.ipynb": (1, 1)}), titles) == ({"zh": False}, False)
+    assert preview.plan(before, removed, titles) == ({"en": False}, False)
+    assert preview.plan(before, dict(before, **{"docs/zh/walkthrough.ipynb": (1, 1)}), titles) == ({"zh": False}, False)
 
 
 @pytest.mark.parametrize(
@@ -57,51 +57,40 @@ def test_shared_files_rebuild_both_languages(path: str, restart: bool, titles: d
     """The library and the tools also restart the workers: they imported the old code."""
     before = snapshot()
     after = dict(before, **{path: (2, 11), FORMULA["en"]: (2, 11)})
-    assert site.plan(before, after, titles) == ({"en": False, "zh": False}, restart)
+    assert preview.plan(before, after, titles) == ({"en": False, "zh": False}, restart)
 
 
 def test_nothing_changed_builds_nothing(titles: dict[str, str | None]) -> None:
-    assert site.plan(snapshot(), snapshot(), titles) == ({}, False)
+    assert preview.plan(snapshot(), snapshot(), titles) == ({}, False)
 
 
 def test_page_title() -> None:
-    assert site.page_title("---\nquoted:\n  '1': x\n---\n\n# The formula\n\n## Part\n") == "The formula"
-    assert site.page_title("---\ntitle: Front matter wins\n---\n# Heading\n") == "Front matter wins"
-    assert site.page_title("No heading\n") is None
+    assert preview.page_title("---\nquoted:\n  '1': x\n---\n\n# The formula\n\n## Part\n") == "The formula"
+    assert preview.page_title("---\ntitle: Front matter wins\n---\n# Heading\n") == "Front matter wins"
+    assert preview.page_title("No heading\n") is None
 
 
 def test_snapshot_skips_bytecode_and_hidden_files() -> None:
-    snap = site._snapshot()
-    assert "docs/en/formula.md" in snap and "site_tools/site.py" in snap
+    snap = preview._snapshot()
+    assert "docs/en/formula.md" in snap and "site_tools/preview.py" in snap
     assert not [p for p in snap if "__pycache__" in p or p.endswith(".pyc") or "/." in p]
 
 
-def test_search_index_merge_replaces_only_the_rebuilt_page() -> None:
-    previous = {
-        "config": {"lang": ["en"]},
-        "docs": [
-            {"location": "", "title": "Home", "text": "home"},
-            {"location": "#why", "title": "Why", "text": "old why"},
-            {"location": "formula/", "title": "Formula", "text": "old"},
-            {"location": "formula/#definition", "title": "Definition", "text": "old def"},
-            {"location": "formula/#gone", "title": "Gone", "text": "removed section"},
-            {"location": "wavelength/", "title": "Wavelength", "text": "wl"},
-        ],
-    }
-    partial = {
-        "config": {"lang": ["en"]},
-        "docs": [
-            {"location": "formula/", "title": "Formula", "text": "new"},
-            {"location": "formula/#definition", "title": "Definition", "text": "new def"},
-        ],
-    }
-    merged = site.merge_search_index(previous, partial)
-    assert [d["location"] for d in merged["docs"]] == ["", "#why", "formula/", "formula/#definition", "wavelength/"]
-    assert [d["text"] for d in merged["docs"]][2:4] == ["new", "new def"]
-    # the home page (location "") is replaced without touching the other pages
-    home = {"config": {}, "docs": [{"location": "", "title": "Home", "text": "new home"}]}
-    merged = site.merge_search_index(previous, home)
-    assert [d["text"] for d in merged["docs"]] == ["new home", "old", "old def", "removed section", "wl"]
+def test_the_home_page_rebuilds_its_language(titles: dict[str, str | None]) -> None:
+    """Material's search index keeps, after a page-only build, the entries of the pages whose URL does not start
+    with the rebuilt page's: the home page's URL ("") starts every URL (``site_tools.engine``, touch point 4)."""
+    before = snapshot()
+    after = dict(before, **{"docs/en/index.md": (2, 11)})
+    assert preview.plan(before, after, titles) == ({"en": False}, False)
+
+
+def test_changed_pages_are_named_per_language() -> None:
+    before = snapshot()
+    after = dict(before, **{FORMULA["zh"]: (2, 11), "docs/zh/new.md": (1, 1)})
+    del after["docs/en/index.md"]
+    assert preview.changed_pages(before, after, "zh") == ["formula.md", "new.md"]
+    assert preview.changed_pages(before, after, "en") == ["index.md"]
+    assert preview.changed_pages(before, before, "en") == []
 
 
 def test_install_keeps_the_other_language(tmp_path: Path) -> None:
@@ -113,14 +102,14 @@ def test_install_keeps_the_other_language(tmp_path: Path) -> None:
     staging = tmp_path / ".site.building"
     staging.mkdir()
     (staging / "index.html").write_text("new en")
-    site._install(staging, dest, "en")
+    build.install(staging, dest, "en")
     assert (dest / "index.html").read_text() == "new en"
     assert (dest / "zh" / "index.html").read_text() == "zh"  # not deleted by the English build
     assert (dest / ".nojekyll").exists() and not staging.exists()
     zh_staging = dest / ".zh.building"
     zh_staging.mkdir()
     (zh_staging / "index.html").write_text("new zh")
-    site._install(zh_staging, dest / "zh", "zh")
+    build.install(zh_staging, dest / "zh", "zh")
     assert (dest / "zh" / "index.html").read_text() == "new zh" and (dest / "index.html").read_text() == "new en"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     assert sorted(p.name for p in dest.iterdir()) == [".nojekyll", "index.html", "zh"]

@@ -1,4 +1,4 @@
-"""Publishing without building the site: addresses, configs, page-weight helpers, deploy, CI workflow, API pages."""
+"""Publishing without building the site: addresses, configs, source maps, deploy, CI workflows, API pages."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_tools import pages, publish, site
+from site_tools import engine, pages, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
@@ -56,7 +56,7 @@ def test_address_comes_from_argument_then_environment_then_mkdocs_yml(monkeypatc
 
 
 def test_only_mkdocs_yml_names_the_address() -> None:
-    """One source of truth: the Chinese config does not set site_url; site.py derives it."""
+    """One source of truth: the Chinese config does not set site_url; site_tools.engine.load derives it."""
     assert "site_url" not in yaml.safe_load((ROOT / "mkdocs.zh.yml").read_text(encoding="utf-8"))
 
 
@@ -70,7 +70,7 @@ def test_configs_at_their_public_address(monkeypatch: pytest.MonkeyPatch, env: s
     else:
         monkeypatch.setenv(publish.SITE_URL_ENV, env)
     for lang in pages.LANGS:
-        config = site.load(lang)
+        config = engine.load(lang)
         assert config.site_url == (expected if lang == "en" else expected + f"{lang}/")
         # "Edit this page" / "View source" without repo_url (its widget calls api.github.com on every page load)
         assert config.repo_url is None
@@ -91,23 +91,6 @@ def test_alternates_get_absolute_addresses() -> None:
 
 
 # --- page weight ---------------------------------------------------------------------------------------------------
-
-
-def test_notebook_styles_move_to_one_cached_file(tmp_path: Path) -> None:
-    theme = ".jupyter-wrapper{--jp-x: 1}" + "a{}" * 1000
-    html = (
-        "<head><style>body{}</style></head><body><p>x</p>"
-        f'<style type="text/css">\n{theme}\n</style><style>.other{{}}</style></body>'
-    )
-    out = publish.externalize_styles(html, "walkthrough/", tmp_path)
-    (css,) = (tmp_path / publish.STYLES_DIR).iterdir()
-    assert css.read_text(encoding="utf-8").strip() == theme
-    assert f'<link rel="stylesheet" href="../{publish.STYLES_DIR}/{css.name}">' in out
-    assert "<style>body{}</style>" in out and "<style>.other{}</style>" in out  # other styles stay inline
-    assert out.index("<p>x</p>") < out.index("<link") < out.index(".other")  # same place in the cascade
-    # a second page (the other notebook, or the same at another depth) links the same file
-    again = publish.externalize_styles(html, "", tmp_path)
-    assert f'href="{publish.STYLES_DIR}/{css.name}"' in again and len(list(css.parent.iterdir())) == 1
 
 
 def test_source_maps_and_their_comments_are_dropped(tmp_path: Path) -> None:
@@ -148,15 +131,15 @@ def test_deploy_commits_the_site_to_gh_pages_and_pushes_only_when_asked(tmp_path
         for key in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
             value = "t@t" if key.endswith("EMAIL") else "t"
             mp.setenv(key, value)
-        message = site.deploy(built, repo=repo)
+        message = publish.deploy(built, repo=repo)
         tree = set(_git(repo, "ls-tree", "-r", "--name-only", "gh-pages").split())
         assert tree == {".nojekyll", "index.html", "404.html", "zh/index.html", "assets/_mkdocstrings.css"}
         assert message in _git(repo, "log", "-1", "--format=%s", "gh-pages")
         assert _git(remote, "branch", "--list") == ""  # nothing pushed
-        site.deploy(built, repo=repo, push=True)
+        publish.deploy(built, repo=repo, push=True)
         assert "gh-pages" in _git(remote, "branch", "--list")
     with pytest.raises(FileNotFoundError, match="build the site first"):
-        site.deploy(tmp_path / "empty", repo=repo)
+        publish.deploy(tmp_path / "empty", repo=repo)
 
 
 def test_make_deploy_pushes_only_with_push_1() -> None:
@@ -164,10 +147,10 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
     dry_push = subprocess.run(
         ["make", "-n", "deploy", "PUSH=1"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    assert "-m site_tools.site build" in dry and "-m site_tools.site deploy" in dry
-    assert "--push" not in dry and "site_tools.site deploy --push" in dry_push
+    assert "-m site_tools.build" in dry and "-m site_tools.publish" in dry
+    assert "--push" not in dry and "site_tools.publish --push" in dry_push
     site_cmd = subprocess.run(["make", "-n", "site"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert "-m site_tools.site build" in site_cmd
+    assert "-m site_tools.build" in site_cmd
 
 
 def test_make_pdf_builds_the_site_then_the_books_into_it() -> None:
@@ -176,7 +159,7 @@ def test_make_pdf_builds_the_site_then_the_books_into_it() -> None:
     from site_tools import book
 
     dry = subprocess.run(["make", "-n", "pdf"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert dry.index("-m site_tools.site build") < dry.index("-m site_tools.book")
+    assert dry.index("-m site_tools.build") < dry.index("-m site_tools.book")
     assert {book.pdf_path(lang) for lang in pages.LANGS} == {"pe-docs.en.pdf", "zh/pe-docs.zh.pdf"}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make pdf" in readme and "site/pe-docs.en.pdf" in readme and "site/zh/pe-docs.zh.pdf" in readme
@@ -188,7 +171,11 @@ def test_make_pdf_builds_the_site_then_the_books_into_it() -> None:
 
 
 def _workflow(name: str = "site.yml") -> dict:
-    assert {p.name for p in (ROOT / ".github" / "workflows").glob("*.yml")} == {"site.yml", "upstream.yml"}
+    assert {p.name for p in (ROOT / ".github" / "workflows").glob("*.yml")} == {
+        "site.yml",
+        "upstream.yml",
+        "successor.yml",
+    }
     data = yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8"))
     data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
     return data
@@ -259,6 +246,35 @@ def test_upstream_tier_runs_after_make_test_and_weekly_against_the_newest_releas
     assert "make test-upstream" in readme and "make test-upstream LATEST=1" in readme
 
 
+def test_successor_watch_runs_weekly_never_blocks_and_reports() -> None:
+    """successor.yml builds both languages with the newest Zensical and ProperDocs every week (site_tools.successor):
+    not on push, read-only, allowed to fail, its report in the run's summary (the script writes it) and artifact;
+    the README says the plan."""
+    wf = _workflow("successor.yml")
+    assert set(wf["on"]) == {"schedule", "workflow_dispatch"}
+    (schedule,) = wf["on"]["schedule"]
+    _minute, _hour, day, month, weekday = schedule["cron"].split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()
+    assert wf["permissions"] == {"contents": "read"}
+    (job,) = wf["jobs"].values()
+    assert job["continue-on-error"] is True and job["timeout-minutes"] <= 60
+    assert job["container"] == _workflow()["jobs"]["test"]["container"]
+    runs = [s["run"] for s in job["steps"] if "run" in s]
+    assert runs[0] == "bash .ci/run setup"
+    install = next(r for r in runs if "pip install" in r)
+    assert "--upgrade zensical properdocs" in install and "==" not in install  # the newest releases
+    assert runs[-1].startswith(".venv/bin/python -m site_tools.successor --out ")
+    report = runs[-1].split("--out ", 1)[1].strip()
+    upload = _uses(job, "actions/upload-artifact")
+    assert upload["if"] == "always()" and upload["with"]["path"] == report
+    source = (ROOT / "site_tools" / "successor.py").read_text(encoding="utf-8")
+    assert "GITHUB_STEP_SUMMARY" in source and set(("zensical", "properdocs")) <= set(
+        re.findall(r'"(\w+)": \[', source)
+    )
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "successor.yml" in readme and "Zensical" in readme and "5 May 2027" in readme
+
+
 def test_upstream_pins_are_exact_and_torch_is_the_sites() -> None:
     """requirements-upstream.txt pins every package exactly (read_pins refuses anything else), torch at the same
     version as requirements.txt (the CPU wheel; a looser spec pulls a CUDA build)."""
@@ -314,3 +330,58 @@ def test_every_public_name_is_on_exactly_one_api_page() -> None:
     missing = sorted(set(pe_docs.__all__) - set(members))
     assert not missing, f"add `::: pe_docs.<name>` to one of docs/{{en,zh}}/api*.md for: {missing}"
     assert not duplicated and set(members) <= set(pe_docs.__all__), (duplicated, set(members) - set(pe_docs.__all__))
+
+
+# --- the contributor's front door on GitHub -----------------------------------------------------------------------
+
+
+def test_contributing_md_points_to_the_guide_and_the_one_page_check() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert "docs/en/contributing.md" in links and "docs/zh/contributing.md" in links
+    assert all((ROOT / link).is_file() for link in links if not link.startswith("http"))
+    assert f"{PAGES_ADDRESS}contributing/" in links
+    assert "make check PAGE=<slug>" in text and "make test" in text and "make serve" in text
+    from site_tools.browser import PHONE
+
+    assert f"{PHONE['width']} px" in text  # the phone width the browser tests use
+
+
+def test_pull_request_template_holds_the_checklist() -> None:
+    text = (ROOT / ".github" / "PULL_REQUEST_TEMPLATE.md").read_text(encoding="utf-8")
+    boxes = re.findall(r"^- \[ \] (.+?)(?=^- \[ \]|^\S|\Z)", text, flags=re.M | re.S)
+    joined = [" ".join(box.split()) for box in boxes]
+    for needed in ("docs/en/", "docs/zh/", "make check PAGE=<slug>", "asserted", "Screenshots", "make test"):
+        assert any(needed in box for box in joined), needed
+    assert any("site_tools/engine.py" in box for box in joined)
+
+
+def _form(name: str) -> dict:
+    return yaml.safe_load((ROOT / ".github" / "ISSUE_TEMPLATE" / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [("number-or-claim.yml", "A number or claim looks wrong"), ("chinese-reads-wrong.yml", "The Chinese reads wrong")],
+)
+def test_issue_forms_ask_for_the_page_and_the_line(name: str, title: str) -> None:
+    """GitHub's issue forms: a name, a description, labels, and required fields for the page and the line."""
+    form = _form(name)
+    assert form["name"] == title and form["description"] and form["labels"]
+    fields = {item["id"]: item for item in form["body"] if "id" in item}
+    assert len(fields) == len([item for item in form["body"] if item["type"] != "markdown"])  # every field has an id
+    for field in ("page", "line"):
+        assert fields[field]["type"] == "input" and fields[field]["validations"]["required"] is True, field
+    assert all(item["type"] in {"markdown", "input", "textarea", "dropdown", "checkboxes"} for item in form["body"])
+    assert all(item["attributes"].get("label") for item in fields.values())
+    assert any(item["type"] == "textarea" and item["validations"]["required"] for item in fields.values())
+
+
+def test_issue_chooser_links_the_guide() -> None:
+    config = _form("config.yml")
+    assert {link["url"] for link in config["contact_links"]} == {f"{PAGES_ADDRESS}contributing/"}
+    assert sorted(p.name for p in (ROOT / ".github" / "ISSUE_TEMPLATE").iterdir()) == [
+        "chinese-reads-wrong.yml",
+        "config.yml",
+        "number-or-claim.yml",
+    ]

@@ -1,8 +1,8 @@
 """Two builds of the same commit are byte-identical, apart from dates.
 
-The first is the test run's own build (``built_site``, conftest.py: ``site.build()``, the build of ``make site``,
+The first is the test run's own build (``built_site``, conftest.py: ``build.build()``, the build of ``make site``,
 from this checkout with its cache — cold in a fresh clone, as in CI). The second runs
-``python -m site_tools.site build`` (the recipe of ``make site``) for the same address in a scratch copy of the
+``python -m site_tools.build`` (the recipe of ``make site``) for the same address in a scratch copy of the
 repository (no git history) with its own empty cache (``PE_DOCS_CACHE``), so it draws every figure, executes every
 notebook page and generates every chapter's notebook (``notebooks/<page>.ipynb``, ``site_tools.notebooks``) in
 processes of its own: nothing is shared with the first but the sources. Every file of both sites is compared; gzip
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import make_scratch_repo
+from harness.scratch import make_scratch_repo
 
 from site_tools import notebooks, pages
 
@@ -51,7 +51,7 @@ def build_in_scratch(tmp_path: Path, name: str, site_url: str) -> Path:
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(tmp_path / f"{name}-cache")}
     env.pop("SITE_URL", None)
     result = subprocess.run(
-        [sys.executable, "-m", "site_tools.site", "build", "--site-url", site_url],
+        [sys.executable, "-m", "site_tools.build", "--site-url", site_url],
         cwd=repo,
         env=env,
         capture_output=True,

@@ -52,18 +52,18 @@ def pages_in(index: dict) -> list[str]:
 def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
     tmp_path: Path, built_site: dict[str, object]
 ) -> None:
-    """``python -m site_tools.site serve`` (``make serve``), in a scratch copy of the repository (after the test
+    """``python -m site_tools.preview`` (``make serve``), in a scratch copy of the repository (after the test
     run's build, so it reuses its figures and executed notebooks): both languages are served on loopback with
     MkDocs' live-reload script. A paragraph edited in one language is rebuilt alone: the other language and the
     other pages are not written again, the search index gets the page's new text and keeps every other page, the
     cached notebooks stay. A new title rebuilds the language, so every page's navigation shows it."""
-    from conftest import make_scratch_repo
+    from harness.scratch import make_scratch_repo
 
     # its own copy of the build cache: the test watches the cached notebooks, which another test's build could evict
     repo = make_scratch_repo(tmp_path / "repo", cache="copy")
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "site_tools.site", "serve", "--port", str(port)],
+        [sys.executable, "-m", "site_tools.preview", "--port", str(port)],
         cwd=repo,
         env={**os.environ, "PYTHONPATH": str(repo)},
         stdout=subprocess.DEVNULL,

@@ -73,7 +73,6 @@ def test_version_line_in_both_languages(tmp_path: Path) -> None:
     assert versions.version_line({}, chapter=True, lang="en", pins=pins).count("torch") == 1
     assert "torch" not in versions.version_line(meta, chapter=False, lang="en", pins=pins)
     assert versions.version_line({}, chapter=False, lang="zh", pins=pins) == ""
-    assert versions.add_version_line("<h1>x</h1>", {}, chapter=False, lang="en") == "<h1>x</h1>"
     with pytest.raises(ValueError, match=r"names \['regex'\], which the upstream tier does not pin; it pins"):
         versions.version_line({"checked_against": ["regex"]}, chapter=False, lang="en", pins=pins)
     with pytest.raises(ValueError, match=r"checked_against must be a list of package names, got 'transformers'"):

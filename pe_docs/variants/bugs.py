@@ -15,7 +15,7 @@ from pe_docs._checks import (
     check_int,
 )
 from pe_docs.numerics import exact_rows
-from pe_docs.variants.libraries import _phase
+from pe_docs.variants._shared import bug_frequencies, phases_of
 
 
 def _interleaved_rows(positions: torch.Tensor, sin_w: torch.Tensor, cos_w: torch.Tensor) -> torch.Tensor:
@@ -24,24 +24,9 @@ def _interleaved_rows(positions: torch.Tensor, sin_w: torch.Tensor, cos_w: torch
     Unlike ``pe_docs.exact_rows`` the sine and cosine of a pair may have different frequencies, which is
     what the bugs below get wrong; the correct table is built by ``exact_rows``.
     """
-    return torch.stack((torch.sin(_phase(positions, sin_w)), torch.cos(_phase(positions, cos_w))), dim=-1).flatten(-2)
-
-
-def _bug_frequencies(name: str, d: int, base: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """(sine frequencies, cosine frequencies) of each formula bug, float64."""
-    b = torch.tensor(base, dtype=torch.float64)
-    two_i = torch.arange(0, d, 2, dtype=torch.float64)
-    if name == "odd-cosine-exponent":
-        return b ** (-two_i / d), b ** (-(two_i + 1) / d)
-    if name == "doubled-exponent":
-        w = b ** (-(2 * two_i) / d)
-        return w, w
-    if name == "doubled-and-odd-exponent":
-        return b ** -(2 * two_i / d), b ** -(2 * torch.arange(1, d, 2, dtype=torch.float64) / d)
-    if name == "integer-exponent":
-        w = torch.ones(d // 2, dtype=torch.float64)
-        return w, w
-    raise AssertionError(name)  # pragma: no cover
+    return torch.stack(
+        (torch.sin(phases_of(positions, sin_w)), torch.cos(phases_of(positions, cos_w))), dim=-1
+    ).flatten(-2)
 
 
 def odd_cosine_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
@@ -69,7 +54,7 @@ def odd_cosine_exponent_table(max_len: int, d_model: int, *, base: float = 10000
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
-    return _interleaved_rows(torch.arange(max_len), *_bug_frequencies("odd-cosine-exponent", d, check_base(base)))
+    return _interleaved_rows(torch.arange(max_len), *bug_frequencies("odd-cosine-exponent", d, check_base(base)))
 
 
 def doubled_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
@@ -96,7 +81,7 @@ def doubled_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0)
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
-    return _interleaved_rows(torch.arange(max_len), *_bug_frequencies("doubled-exponent", d, check_base(base)))
+    return _interleaved_rows(torch.arange(max_len), *bug_frequencies("doubled-exponent", d, check_base(base)))
 
 
 def doubled_and_odd_exponent_table(max_len: int, d_model: int, *, base: float = 10000.0) -> torch.Tensor:
@@ -121,7 +106,7 @@ def doubled_and_odd_exponent_table(max_len: int, d_model: int, *, base: float = 
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
-    frequencies = _bug_frequencies("doubled-and-odd-exponent", d, check_base(base))
+    frequencies = bug_frequencies("doubled-and-odd-exponent", d, check_base(base))
     return _interleaved_rows(torch.arange(max_len), *frequencies)
 
 
@@ -152,7 +137,7 @@ def integer_exponent_table(max_len: int, d_model: int) -> torch.Tensor:
     """
     max_len = check_int("max_len", max_len, minimum=1)
     d = check_d_model(d_model)
-    return _interleaved_rows(torch.arange(max_len), *_bug_frequencies("integer-exponent", d, 1.0))
+    return _interleaved_rows(torch.arange(max_len), *bug_frequencies("integer-exponent", d, 1.0))
 
 
 def wrong_axis_rows(max_len: int, d_model: int, *, batch: int = 0, base: float = 10000.0) -> torch.Tensor:

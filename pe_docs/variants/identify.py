@@ -25,9 +25,8 @@ from pe_docs._checks import (
 )
 from pe_docs.encoding import LAYOUTS, Layout
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.variants.bugs import _bug_frequencies
-from pe_docs.variants.layouts import _check_table, concat_to_interleaved
-from pe_docs.variants.libraries import _t2t_frequencies
+from pe_docs.variants._shared import bug_frequencies, check_table, t2t_frequencies
+from pe_docs.variants.layouts import concat_to_interleaved
 
 
 def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: Layout = "interleaved") -> float:
@@ -60,7 +59,7 @@ def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: Layout =
         >>> pairwise_shift_residual(odd_cosine_exponent_table(64, 16)) > 0.5
         True
     """
-    table = _check_table(table)
+    table = check_table(table)
     check_real_tensor("table", table, ndim=2, finite=True)
     k = check_int("k", k, minimum=1)
     if table.size(0) <= k + 2:
@@ -249,7 +248,7 @@ class TableMatch:
 def _family_frequencies(spacing: str, d: int, base: float) -> torch.Tensor:
     if spacing == "paper":
         return inverse_frequencies(d, base=base)
-    return _t2t_frequencies(d, base)
+    return t2t_frequencies(d, base)
 
 
 def _split(values: torch.Tensor, layout: str) -> tuple[torch.Tensor, torch.Tensor]:
@@ -284,7 +283,7 @@ class _Candidate:
         if self.family is not None:
             w = _family_frequencies(self.family.spacing, d, base)
             return self.family.layout, w, w
-        return ("interleaved", *_bug_frequencies(self.name, d, base))
+        return ("interleaved", *bug_frequencies(self.name, d, base))
 
 
 def _wrap(x: torch.Tensor) -> torch.Tensor:

@@ -9,18 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from pe_docs._checks import (
-    check_d_model,
-)
-
-
-def _check_table(table: object, name: str = "table") -> torch.Tensor:
-    if not isinstance(table, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(table).__name__}")
-    if table.dim() < 1:
-        raise ValueError(f"{name} must have at least one dimension, got shape {tuple(table.shape)}")
-    check_d_model(table.size(-1), f"{name}.size(-1)")
-    return table
+from pe_docs.variants._shared import check_table
 
 
 def _concat_order(d: int) -> torch.Tensor:
@@ -47,7 +36,7 @@ def interleaved_to_concat(table: torch.Tensor) -> torch.Tensor:
         >>> interleaved_to_concat(torch.tensor([[0.0, 1.0, 2.0, 3.0]]))
         tensor([[0., 2., 1., 3.]])
     """
-    table = _check_table(table)
+    table = check_table(table)
     return table[..., _concat_order(table.size(-1)).to(table.device)]
 
 
@@ -68,6 +57,6 @@ def concat_to_interleaved(table: torch.Tensor) -> torch.Tensor:
         >>> concat_to_interleaved(torch.tensor([[0.0, 2.0, 1.0, 3.0]]))
         tensor([[0., 1., 2., 3.]])
     """
-    table = _check_table(table)
+    table = check_table(table)
     inverse = torch.argsort(_concat_order(table.size(-1)))
     return table[..., inverse.to(table.device)]

@@ -43,13 +43,9 @@ from pe_docs._checks import (
 )
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.numerics import rows_in_dtype
+from pe_docs.variants._shared import phases_of, t2t_frequencies
 
 # ---------------------------------------------------------------------------------------- the formulas
-
-
-def _phase(positions: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
-    """The phase ``p · w`` of every position and frequency, in float64, shape ``(len(positions), len(w))``."""
-    return positions.to(torch.float64)[:, None] * w[None, :]
 
 
 def _odd_width_frequencies(d: int, base: float) -> torch.Tensor:
@@ -57,12 +53,6 @@ def _odd_width_frequencies(d: int, base: float) -> torch.Tensor:
     ``pe_docs.inverse_frequencies`` rejects; the same expression, so it matches it bit for bit."""
     two_i = torch.arange(0, d, 2, dtype=torch.float64)
     return torch.pow(torch.tensor(base, dtype=torch.float64), -(two_i / d))
-
-
-def _t2t_frequencies(d: int, max_timescale: float, min_timescale: float = 1.0) -> torch.Tensor:
-    n = d // 2
-    increment = math.log(max_timescale / min_timescale) / max(n - 1, 1)
-    return min_timescale * torch.exp(-increment * torch.arange(n, dtype=torch.float64))
 
 
 def _concat_with_pad(sin: torch.Tensor, cos: torch.Tensor, d: int) -> torch.Tensor:
@@ -104,7 +94,7 @@ def concat_paper_table(
     base = check_base(base)
     dtype = check_float_dtype(dtype)
     w = _odd_width_frequencies(d, base) if d % 2 else inverse_frequencies(d, base=base)
-    phase = _phase(torch.arange(max_len), w)
+    phase = phases_of(torch.arange(max_len), w)
     table = torch.cat((torch.sin(phase), torch.cos(phase[:, : d // 2])), dim=-1)
     return table.to(dtype)
 
@@ -150,7 +140,7 @@ def tensor2tensor_table(
     min_timescale = check_base(min_timescale, "min_timescale")
     max_timescale = check_base(max_timescale, "max_timescale")
     dtype = check_float_dtype(dtype)
-    phase = _phase(torch.arange(start, start + max_len), _t2t_frequencies(d, max_timescale, min_timescale))
+    phase = phases_of(torch.arange(start, start + max_len), t2t_frequencies(d, max_timescale, min_timescale))
     return _concat_with_pad(torch.sin(phase), torch.cos(phase), d).to(dtype)
 
 

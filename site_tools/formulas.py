@@ -13,10 +13,10 @@ becomes ``<span>`` + KaTeX's markup + ``</span>``, as auto-render's ``katex.rend
 difference: the browser set-up also skipped ``md-nav``, so a heading with math showed raw TeX in the navigation and
 the table of contents; here that math is typeset too.
 
-One node process per build (:class:`Katex`, ``site_tools/katex_render.js``) receives each page's formulas in one
-message. A formula KaTeX cannot parse raises :class:`MathError` naming the page; KaTeX's strict-mode warnings
-(input it renders but LaTeX would reject, such as Chinese characters in math mode) are returned with the page, and
-the hook logs them as warnings, which fail a strict build.
+:func:`typeset` works on the page's tree (``site_tools.finish`` parses each built page once); one node process per
+build (:class:`Katex`, ``site_tools/katex_render.js``) receives each page's formulas in one message. A formula KaTeX
+cannot parse raises :class:`MathError` naming the page; KaTeX's strict-mode warnings (input it renders but LaTeX
+would reject, such as Chinese characters in math mode) are returned with the page, and fail a strict build.
 
 Wide display formulas scroll sideways (``overflow-x: auto`` in ``extra.css``); each display formula is a
 focusable region named in the page's language, so a keyboard can reach and scroll it.
@@ -31,8 +31,9 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
+
+from site_tools import dom
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(__file__).with_name("katex_render.js")
@@ -46,13 +47,7 @@ DELIMITERS: tuple[tuple[str, str, bool], ...] = (
 )
 IGNORED_TAGS = frozenset({"script", "noscript", "style", "textarea", "pre", "code", "option"})
 IGNORED_CLASSES = ("highlight", "md-search", "md-header")
-# Elements without an end tag (they never hold text).
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
-)
 _AMS = re.compile(r"^\\begin\{")
-# An arithmatex element still holding its TeX (nothing inside but text) after rendering.
-_UNTYPESET = re.compile(r'<(span|div) class="arithmatex">([^<]*)</\1>')
 # The name of a display formula's scrolling region, per page language.
 FORMULA_LABEL = {"en": "Formula", "zh": "公式"}
 
@@ -117,123 +112,60 @@ def split_at_delimiters(text: str, delimiters: tuple[tuple[str, str, bool], ...]
 
 @dataclass
 class Run:
-    """A stretch of text between two tags in the HTML source, holding at least one formula."""
+    """A text node of a page holding at least one formula, and its pieces."""
 
-    start: int  # offsets in the HTML source
-    end: int
+    node: dom.Node
     pieces: list[Piece] = field(default_factory=list)
 
 
 @dataclass
 class _Link:
-    """An open ``<a>``: where its start tag ends, whether it holds text other than math, its formulas."""
+    """An ``<a>``: whether it has a name of its own, whether it holds text other than math, its formulas."""
 
-    tag_end: int
+    node: dom.Node
     named: bool  # it has a name of its own already (aria-label, aria-labelledby, title)
     text: bool = False
     formulas: list[str] = field(default_factory=list)
 
 
-class _TextRuns(HTMLParser):
-    """The text of ``<body>`` outside ignored elements, as runs of source between tags (like DOM text nodes)."""
-
-    def __init__(self, source: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.source = source
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
-        self.stack: list[tuple[str, bool]] = []  # open elements and whether math is ignored inside
-        self.in_body = False
-        self.run_start: int | None = None
-        self.runs: list[Run] = []
-        self.links: list[_Link] = []  # open <a> elements
-        self.math_links: list[tuple[int, str]] = []  # (offset of the '>' of <a …>, its formulas) of math-only links
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def _ignored(self) -> bool:
-        return not self.in_body or (bool(self.stack) and self.stack[-1][1])
-
-    def _text(self) -> None:
-        if self.run_start is None:
-            self.run_start = self._offset()
-
-    def _boundary(self) -> None:
-        """A tag, comment or declaration starts here: the current run of text (if any) ends."""
-        if self.run_start is None:
-            return
-        start, end = self.run_start, self._offset()
-        self.run_start = None
-        self._add_run(start, end)
-
-    def _add_run(self, start: int, end: int) -> None:
-        text = html.unescape(self.source[start:end])
-        if self._ignored():
-            if self.links and text.strip():
-                self.links[-1].text = True
-            return
-        pieces = split_at_delimiters(text)
-        if self.links:
-            self.links[-1].text |= any(not p.math and p.text.strip() for p in pieces)
-            self.links[-1].formulas += [p.text for p in pieces if p.math]
-        if any(p.math for p in pieces):
-            self.runs.append(Run(start, end, pieces))
-
-    handle_data = handle_entityref = handle_charref = lambda self, *_: self._text()  # type: ignore[assignment]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._boundary()
-        if tag == "body":
-            self.in_body = True
-        if tag in _VOID:
-            return
-        classes = " " + (dict(attrs).get("class") or "") + " "
-        ignored = tag in IGNORED_TAGS or any(f" {c} " in classes for c in IGNORED_CLASSES)
-        self.stack.append((tag, ignored or (bool(self.stack) and self.stack[-1][1])))
-        if tag == "a":
-            end = self._offset() + len(self.get_starttag_text() or "")
-            named = any(k in ("aria-label", "aria-labelledby", "title") for k, _ in attrs)
-            self.links.append(_Link(end - 1, named=named))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._boundary()
-
-    def handle_endtag(self, tag: str) -> None:
-        self._boundary()
-        if tag == "a" and self.links:
-            link = self.links.pop()
-            if link.formulas and not link.text and not link.named:
-                self.math_links.append((link.tag_end, " ".join(link.formulas)))
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i][0] == tag:
-                del self.stack[i:]
-                break
-        if tag == "body":
-            self.in_body = False
-
-    def handle_comment(self, data: str) -> None:
-        self._boundary()
-
-    handle_decl = handle_pi = unknown_decl = handle_comment  # type: ignore[assignment]
-
-    def close(self) -> None:
-        super().close()
-        if self.run_start is not None:  # text up to the end of the document
-            start, self.run_start = self.run_start, None
-            self._add_run(start, len(self.source))
+def _ignored(node: dom.Node) -> bool:
+    return node.tag in IGNORED_TAGS or any(c in IGNORED_CLASSES for c in dom.classes(node))
 
 
-def find_math(page_html: str) -> list[Run]:
-    """The runs of text in ``page_html`` that hold formulas, in document order."""
-    return _parse(page_html).runs
+def _find(node: dom.Node, ignored: bool, links: list[_Link], runs: list[Run], math_links: list[_Link]) -> None:
+    """The formulas in the text under ``node`` (into ``runs``), and the links whose only text is math."""
+    for child in dom.children(node):
+        if child.is_text_node:
+            text = child.text_content or ""
+            if ignored:
+                if links and text.strip():
+                    links[-1].text = True
+                continue
+            pieces = split_at_delimiters(text)
+            if links:
+                links[-1].text |= any(not p.math and p.text.strip() for p in pieces)
+                links[-1].formulas += [p.text for p in pieces if p.math]
+            if any(p.math for p in pieces):
+                runs.append(Run(child, pieces))
+        elif child.is_element_node and child.tag not in dom.VOID:
+            link = None
+            if child.tag == "a":
+                named = any(k in child.attributes for k in ("aria-label", "aria-labelledby", "title"))
+                link = _Link(child, named)
+                links.append(link)
+            _find(child, ignored or _ignored(child), links, runs, math_links)
+            if link is not None:
+                links.pop()
+                if link.formulas and not link.text and not link.named:
+                    math_links.append(link)
 
 
-def _parse(page_html: str) -> _TextRuns:
-    parser = _TextRuns(page_html)
-    parser.feed(page_html)
-    parser.close()
-    return parser
+def find_math(tree: dom.Tree) -> list[Run]:
+    """The text nodes of a page's ``<body>`` that hold formulas, in document order."""
+    runs: list[Run] = []
+    if tree.body is not None:
+        _find(tree.body, _ignored(tree.body), [], runs, [])
+    return runs
 
 
 def node_path() -> str:
@@ -299,14 +231,16 @@ def _focusable(markup: str, label: str) -> str:
     return f'<span class="katex-display" tabindex="0" role="region" aria-label="{name}">' + markup[len(opening) :]
 
 
-def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -> tuple[str, list[str]]:
-    """``page_html`` with every formula typeset, and KaTeX's warnings (each naming ``where``, the page).
+def typeset(tree: dom.Tree, katex: Katex, *, where: str, lang: str = "en") -> list[str]:
+    """Typeset every formula of a page's tree in place; return KaTeX's warnings (each naming ``where``, the page).
 
     Raises:
-        MathError: a formula KaTeX cannot parse.
+        MathError: a formula KaTeX cannot parse, or one marked as math that no delimiters enclose.
     """
-    parsed = _parse(page_html)
-    runs = parsed.runs
+    runs: list[Run] = []
+    math_links: list[_Link] = []
+    if tree.body is not None:
+        _find(tree.body, _ignored(tree.body), [], runs, math_links)
     formulas = [(p.text, p.display) for run in runs for p in run.pieces if p.math]
     results = iter(katex.render(formulas))
     label = FORMULA_LABEL.get(lang, FORMULA_LABEL["en"])
@@ -314,31 +248,35 @@ def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -
     # A link whose only text is math gets its formula's TeX as a title, which names it where the MathML inside does
     # not (axe-core, some screen readers); a title, not an aria-label, so the name does not hide the visible text
     # (WCAG 2.5.3) and screen readers that read MathML still read it.
-    names = {at: f' title="{html.escape(tex, quote=True)}"' for at, tex in parsed.math_links}
-    out, last = [], 0
+    for link in math_links:
+        link.node.attrs["title"] = " ".join(link.formulas)
     for run in runs:
-        for at in sorted(a for a in names if last <= a < run.start):
-            out.append(page_html[last:at] + names.pop(at))
-            last = at
-        out.append(page_html[last : run.start])
         for piece in run.pieces:
             if not piece.math:
-                out.append(html.escape(piece.text, quote=False))
+                run.node.insert_before(piece.text)
                 continue
             result = next(results)
             if "error" in result:
                 raise MathError(f"{where}: KaTeX cannot parse the formula {piece.raw!r}: {result['error']}")
             warnings += [f"{where}: formula {piece.raw!r}: {w}" for w in result["warnings"]]  # type: ignore[union-attr]
             markup = str(result["html"])
-            out.append("<span>" + (_focusable(markup, label) if piece.display else markup) + "</span>")
-        last = run.end
-    for at in sorted(names):
-        out.append(page_html[last:at] + names[at])
-        last = at
-    out.append(page_html[last:])
-    rendered = "".join(out)
-    for m in _UNTYPESET.finditer(rendered):  # arithmatex marked it as math, auto-render's rules found no formula
-        raise MathError(
-            f"{where}: the formula {html.unescape(m.group(2)).strip()!r} was not typeset (unbalanced braces?)"
-        )
-    return rendered, warnings
+            span = dom.element(tree, "span", _focusable(markup, label) if piece.display else markup)
+            run.node.insert_before(span, move=True)
+        run.node.decompose()
+    for node in tree.css("span.arithmatex, div.arithmatex"):  # arithmatex marked it as math, no formula was found
+        if not any(child.is_element_node for child in dom.children(node)):
+            tex = (node.text() or "").strip()
+            raise MathError(f"{where}: the formula {tex!r} was not typeset (unbalanced braces?)")
+    return warnings
+
+
+def render_page(page_html: str, katex: Katex, *, where: str, lang: str = "en") -> tuple[str, list[str]]:
+    """``page_html`` (a page, or a piece of one) with every formula typeset, and KaTeX's warnings (:func:`typeset`,
+    which the build runs on the page's tree).
+
+    Raises:
+        MathError: a formula KaTeX cannot parse.
+    """
+    tree = dom.parse(page_html)
+    warnings = typeset(tree, katex, where=where, lang=lang)
+    return dom.write(tree), warnings

@@ -1,0 +1,57 @@
+"""What the modules of ``pe_docs.variants`` share: a check of a table argument, the phase of positions at
+frequencies, tensor2tensor's frequencies and the frequencies of each formula bug. Private to the package (not in
+``pe_docs``' API): the modules import these names from here, not from one another's private helpers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from pe_docs._checks import check_d_model
+
+
+def check_table(table: object, name: str = "table") -> torch.Tensor:
+    """``table`` if it is a tensor of at least one dimension whose last size is a valid ``d_model``.
+
+    Raises:
+        TypeError: ``table`` is not a tensor.
+        ValueError: ``table`` is 0-D, or its last dimension is not a valid ``d_model``.
+    """
+    if not isinstance(table, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(table).__name__}")
+    if table.dim() < 1:
+        raise ValueError(f"{name} must have at least one dimension, got shape {tuple(table.shape)}")
+    check_d_model(table.size(-1), f"{name}.size(-1)")
+    return table
+
+
+def phases_of(positions: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The phase ``p · w`` of every position and frequency, in float64, shape ``(len(positions), len(w))``."""
+    return positions.to(torch.float64)[:, None] * w[None, :]
+
+
+def t2t_frequencies(d: int, max_timescale: float, min_timescale: float = 1.0) -> torch.Tensor:
+    """tensor2tensor's ``d // 2`` frequencies, ``min_timescale · exp(-k · ln(max_timescale / min_timescale) / (n - 1))``
+    for ``k = 0 … n - 1`` (from 1 to ``1/max_timescale`` when ``min_timescale`` is 1), float64."""
+    n = d // 2
+    increment = math.log(max_timescale / min_timescale) / max(n - 1, 1)
+    return min_timescale * torch.exp(-increment * torch.arange(n, dtype=torch.float64))
+
+
+def bug_frequencies(name: str, d: int, base: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """(sine frequencies, cosine frequencies) of each formula bug, float64."""
+    b = torch.tensor(base, dtype=torch.float64)
+    two_i = torch.arange(0, d, 2, dtype=torch.float64)
+    if name == "odd-cosine-exponent":
+        return b ** (-two_i / d), b ** (-(two_i + 1) / d)
+    if name == "doubled-exponent":
+        w = b ** (-(2 * two_i) / d)
+        return w, w
+    if name == "doubled-and-odd-exponent":
+        return b ** -(2 * two_i / d), b ** -(2 * torch.arange(1, d, 2, dtype=torch.float64) / d)
+    if name == "integer-exponent":
+        w = torch.ones(d // 2, dtype=torch.float64)
+        return w, w
+    raise AssertionError(name)  # pragma: no cover

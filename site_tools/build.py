@@ -1,0 +1,221 @@
+"""Build the bilingual site: ``python -m site_tools.build`` (``make site``).
+
+One engine build per language — ``mkdocs.yml`` (English, into ``site/``) and ``mkdocs.zh.yml`` (Chinese, into
+``site/zh/``), so each language has its own search index — then the finishing pass over what the engine wrote
+(``site_tools.finish``). ``site_tools.engine`` is the one place a language's config is read and the engine is run:
+the build, the preview (``site_tools.preview``) and the tests all go through it.
+
+The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=https://example.org/path/`` (or
+``--site-url``) builds for another one. The Chinese site's address is derived from it, ``<address>zh/``
+(``site_tools.publish.language_url``).
+
+The languages are built in parallel, one process each (the machine has 2 cores; each build draws its figures,
+generates its chapter notebooks and executes its notebook pages), each into a staging folder next to its
+destination; when every language has succeeded they are moved into place. A language's build therefore never
+deletes another's output (MkDocs cleans its ``site_dir``, and the English ``site_dir`` holds ``zh/``), and a
+failed build leaves the previous site as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import logging
+import multiprocessing
+import shutil
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from site_tools import engine, finish, publish
+
+ROOT = engine.ROOT
+SITE_DIR = ROOT / "site"
+CONFIGS = engine.CONFIGS
+LOG_FORMAT = "%(levelname)-7s -  %(message)s"
+
+log = logging.getLogger("pe-docs")
+
+
+def _staging_dir(dest: Path) -> Path:
+    """Where a build of ``dest`` is written before it replaces ``dest``: a hidden sibling."""
+    return dest.parent / f".{dest.name}.building"
+
+
+def build_language(
+    lang: str,
+    *,
+    strict: bool,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> tuple[float, str, str]:
+    """Build one language (config from ``engine.load``) into its staging folder and finish it; return (seconds,
+    staging folder, destination)."""
+    start = time.perf_counter()
+    config = engine.load(lang, site_url=site_url, site_dir=site_dir, strict=strict, overrides=overrides)
+    return build_config(config, strict=strict, start=start)
+
+
+def build_config(
+    config: Any, *, strict: bool, start: float | None = None, finisher: finish.Finisher | None = None
+) -> tuple[float, str, str]:
+    """Build a loaded config (``engine.load``) into the staging folder of its ``site_dir`` and finish it (with
+    ``finisher``, if given: the preview keeps one); return (seconds since ``start``, staging folder, destination)."""
+    start = time.perf_counter() if start is None else start
+    lang = engine.language(config)
+    dest = Path(config.site_dir)
+    staging = _staging_dir(dest)
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    config.site_dir = str(staging)
+    try:
+        engine.build(config)
+        finish.finish_site(staging, **engine.finishing(config), strict=strict, finisher=finisher)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    seconds = time.perf_counter() - start
+    log.info("built %s in %.1f s", lang, seconds)
+    return seconds, str(staging), str(dest)
+
+
+def install(staging: Path, dest: Path, lang: str) -> None:
+    """Replace ``dest`` by the finished build in ``staging``.
+
+    Kept from the old ``dest``: the other languages' sites inside it (``site/zh`` for the English site) and
+    hidden entries the new build does not have (MkDocs never deletes those either).
+    """
+    staging, dest = Path(staging), Path(dest)
+    if dest.is_dir():
+        nested = {other for other in CONFIGS if other != lang}
+        for entry in dest.iterdir():
+            ours = entry.name.endswith((".building", ".old"))
+            if (entry.name in nested or (entry.name.startswith(".") and not ours)) and not (
+                staging / entry.name
+            ).exists():
+                entry.rename(staging / entry.name)
+    old = dest.with_name(f".{dest.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if dest.exists():
+        dest.rename(old)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def init_worker(level: int, lang: str) -> None:
+    """Logging in a process that builds one language: its messages start with the language."""
+    logging.basicConfig(level=level, format=f"%(levelname)-7s -  [{lang}] %(message)s", force=True)
+
+
+def build(
+    langs: tuple[str, ...] = ("en", "zh"),
+    *,
+    strict: bool = True,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    parallel: bool = True,
+) -> dict[str, float]:
+    """Build the given languages for the public address ``site_url``, in parallel processes; return seconds per
+    language.
+
+    ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
+    a page missing from the nav, a failed notebook cell, KaTeX's warning about a formula, …) aborts the build. Only
+    the preview passes ``strict=False``, so that it keeps serving while a page is being edited.
+
+    Each language is built into a staging folder and moved into place only when every language has succeeded:
+    a failed build leaves the previous site untouched, and no language's build deletes another's output.
+
+    Args:
+        langs: Languages to build, drawn from ``CONFIGS``.
+        strict: Abort on the first warning.
+        site_url, site_dir, overrides: as in ``engine.load``. The address is resolved here, once (``site_url``,
+            else ``$SITE_URL``, else ``mkdocs.yml``'s), and every language's process builds for it.
+        parallel: Build the languages after the first in other processes, at the same time (the first is built
+            in this process). ``False`` builds them one after the other here.
+
+    Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
+        mkdocs.exceptions.Abort: a strict build found a warning (broken link or anchor, failed notebook, …).
+        site_tools.finish.FinishError: a strict build's finishing found a warning.
+    """
+    unknown = set(langs) - set(CONFIGS)
+    if unknown:
+        raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {sorted(unknown)}")
+    options = dict(overrides or {})
+    if "strict" in options:
+        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={options['strict']!r}")
+    job = {"strict": strict, "site_url": publish.public_url(site_url), "site_dir": site_dir, "overrides": options}
+    order = sorted(set(langs), key=list(CONFIGS).index)
+    results: dict[str, tuple[float, str, str]] = {}
+    errors: dict[str, BaseException] = {}
+    if parallel and len(order) > 1:
+        context = multiprocessing.get_context("spawn")  # never fork a process that has run torch
+        level = logging.getLogger().getEffectiveLevel()
+        pools = [
+            concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=context, initializer=init_worker, initargs=(level, lang)
+            )
+            for lang in order[1:]
+        ]
+        try:
+            futures = {
+                lang: pool.submit(build_language, lang, **job) for lang, pool in zip(order[1:], pools, strict=True)
+            }
+            try:
+                results[order[0]] = build_language(order[0], **job)
+            except BaseException as exc:
+                errors[order[0]] = exc
+            for lang, future in futures.items():
+                try:
+                    results[lang] = future.result()
+                except BaseException as exc:
+                    errors[lang] = exc
+        finally:
+            for pool in pools:
+                pool.shutdown(wait=True, cancel_futures=True)
+    else:
+        for lang in order:
+            try:
+                results[lang] = build_language(lang, **job)
+            except BaseException as exc:
+                errors[lang] = exc
+                break
+    if errors:
+        for _, staging, _ in results.values():
+            shutil.rmtree(staging, ignore_errors=True)
+        raise next(iter(errors.values()))
+    for lang in reversed(order):  # site/zh first (its staging folder is inside site/), then site/, which keeps it
+        _, staging, dest = results[lang]
+        install(Path(staging), Path(dest), lang)
+    return {lang: results[lang][0] for lang in order}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m site_tools.build", description=__doc__)
+    parser.add_argument("--lang", choices=sorted(CONFIGS), action="append", help="only this language")
+    parser.add_argument(
+        "--site-url", help=f"public address of the English site (default: ${publish.SITE_URL_ENV}, else mkdocs.yml)"
+    )
+    parser.add_argument("--site-dir", type=Path, help="output folder (default: site/)")
+    parser.add_argument("--serial", action="store_true", help="build the languages one after the other, here")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    start = time.perf_counter()
+    langs = tuple(args.lang) if args.lang else ("en", "zh")
+    timings = build(langs, site_url=args.site_url, site_dir=args.site_dir, parallel=not args.serial)
+    log.info(
+        "site built in %.1f s (%s)",
+        time.perf_counter() - start,
+        ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()),
+    )
+    log.info("public address: %s", publish.public_url(args.site_url))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

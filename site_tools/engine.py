@@ -1,0 +1,223 @@
+"""The engine: the one module of the build that calls MkDocs, and the list of every place the site depends on the
+internals of MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26, each with the test that fails when an
+upgrade breaks it.
+
+The rest of the tooling is plain Python on plain data: ``site_tools.build`` and ``site_tools.preview`` ask this
+module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any engine's
+HTML: a test finishes a page rendered by Python-Markdown alone), and ``site_tools.pages`` reads the sources. Moving to
+another engine (Zensical, ProperDocs: ``.github/workflows/successor.yml`` tries both every week) means rewriting this
+module, ``hooks.py`` and the templates, and going down the list below.
+
+Touch points (where an upgrade can break the site; the test that notices):
+
+1. **Config.** :func:`load` (``mkdocs.config.load_config`` with options, ``INHERIT`` in ``mkdocs.zh.yml``),
+   :func:`read_config_file` (``mkdocs.utils.yaml.yaml_load``, which merges ``INHERIT``), the config fields read
+   (``site_url``, ``site_dir``, ``docs_dir``, ``theme.language``, ``extra``, ``use_directory_urls``). —
+   ``tests/test_publish.py::test_configs_at_their_public_address``, ``tests/test_notebooks.py`` (``site_of`` is
+   what ``Site.from_config`` gives), ``tests/test_engine.py::test_raw_config_is_the_loaded_config``.
+2. **Builds.** :func:`build` (``mkdocs.commands.build.build``, strict mode's ``Abort``, ``dirty=True``), the staging
+   folder as ``site_dir``. — ``tests/test_build_guards.py`` (a broken link or anchor aborts ``make site``, a failed
+   notebook cell fails it), ``tests/test_site_build.py``.
+3. **Where a page is written.** :func:`page_file` and :func:`page_url` mirror MkDocs' ``File.dest_uri`` and
+   ``Page.url`` (``use_directory_urls``). — ``tests/test_engine.py::test_page_paths_are_mkdocs_own``.
+4. **The preview's page rebuild** (:func:`build` with ``dirty=True``): MkDocs renders only the pages whose source
+   is newer than their output; Material's search plugin keeps the other pages' entries in the index when told, with
+   the plugin event ``on_startup(command="serve", dirty=True)`` that ``mkdocs serve --dirty`` sends
+   (:func:`serve_dirty`: its plugin objects are kept across config loads in one process, MkDocs' ``plugin_cache``);
+   mkdocs-jupyter's documented ``cache: false`` keeps it from evicting the cached notebook run, which such a build
+   does not use. Material's index keeps the other pages by URL prefix, which the home page's URL ("") is of every
+   page: the preview rebuilds a language in full when its home page changes. — ``tests/test_serve.py`` (the edited
+   page alone is written, the search index keeps every page and gets the new text, the cached notebook stays),
+   ``tests/test_preview.py``.
+5. **The live-reload server.** :func:`live_reload_server` (``mkdocs.livereload.LiveReloadServer``, its ``builder``,
+   ``watch``, ``serve``, ``shutdown``, ``url``). — ``tests/test_serve.py``, ``tests/test_build_guards.py::
+   test_serve_builds_without_strict``.
+6. **Hooks** (``site_tools/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (mkdocs-jupyter's ``cache_dir``
+   option; ``extra.alternate``), ``on_files`` (``File.generated`` for the figures, KaTeX's files and the chapter
+   notebooks; ``Files.documentation_pages``, ``File.content_string``), ``on_pre_page`` (``page.notebook_url`` for the
+   template), ``on_page_markdown`` (mkdocs-glightbox's documented ``glightbox: false`` page option), ``on_env``
+   (Jinja's bytecode cache on the theme's environment). —
+   ``tests/test_build_guards.py::test_notebook_cache_is_keyed_by_the_library``, ``tests/test_site_build.py``
+   (figures per language, notebooks, KaTeX's files), ``tests/test_page_weight.py::
+   test_only_pages_with_figures_load_the_lightbox``, ``tests/test_reproducible.py``.
+7. **Templates** (``overrides/``): ``main.html`` extends Material's ``base.html`` and overrides its blocks
+   ``site_meta`` (a copy of Material 9.8's, with head links that name each page's twin), ``content`` (the notebook
+   download button: ``page.nb_url`` from mkdocs-jupyter, ``page.notebook_url`` from the hook), ``styles`` and
+   ``scripts`` (the explorer), ``header`` (calls Material's ``__md_get``); its script defers Material's search
+   index request (``XMLHttpRequest``) and answers its ``sitemap.xml`` requests; ``partials/alternate.html`` is a
+   copy of Material's language selector that keeps the page. — ``tests/test_site_build.py`` (head links),
+   ``tests/test_browser.py`` (the search index is fetched on first use, no sitemap request, the language selector
+   keeps the page, the palette is applied before the content), ``tests/test_engine.py::
+   test_the_language_selector_is_material_s_but_for_its_links``, ``tests/test_engine.py::
+   test_the_blocks_main_html_overrides_are_material_s``.
+8. **What the finishing pass knows of the engine's HTML** (``site_tools.finish``): a page's content is Material's
+   ``article.md-content__inner`` (else ``<body>``), its buttons (``a.md-content__button``) and "Last update" box
+   (``aside.md-source-file``) are not the page's text; mkdocs-jupyter's stylesheets are the ``<style>`` elements
+   holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's search index is
+   ``search/search_index.json`` (``docs``: ``location``, ``title``, ``text``). — ``tests/test_finish.py``
+   (each step, a Material page and a Python-Markdown page), ``tests/test_chinese_built.py``,
+   ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``,
+   ``tests/test_page_weight.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS: dict[str, Path] = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
+
+
+def load(
+    lang: str,
+    *,
+    site_url: str | None = None,
+    site_dir: Path | None = None,
+    strict: bool = True,
+    overrides: Mapping[str, Any] | None = None,
+) -> MkDocsConfig:
+    """The MkDocs config of one language, at its public address.
+
+    Args:
+        lang: ``"en"`` or ``"zh"``.
+        site_url: the English site's public address; defaults to ``$SITE_URL``, then ``mkdocs.yml``'s.
+        site_dir: the English output folder (other languages go to ``<site_dir>/<lang>``); default ``site/``.
+        strict: fail the build on any warning.
+        overrides: other config options that replace those of the config file (``docs_dir``, ``nav``, … for a
+            throwaway site in the tests); not ``strict`` (use ``strict``).
+
+    Raises:
+        ValueError: an unknown language, or ``overrides`` sets ``strict``.
+    """
+    from mkdocs.config import load_config
+
+    from site_tools import publish
+
+    _check_lang(lang)
+    extra = dict(overrides or {})
+    if "strict" in extra:
+        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={extra['strict']!r}")
+    options: dict[str, object] = {
+        "site_url": publish.language_url(publish.public_url(site_url), lang),
+        "strict": strict,
+    }
+    if site_dir is not None:
+        options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
+    return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """A config file's settings as written (``INHERIT`` merged, as MkDocs merges it), without loading the theme or
+    the plugins."""
+    from mkdocs.utils.yaml import yaml_load
+
+    with open(path, "rb") as fd:
+        return yaml_load(fd)
+
+
+def raw_config(lang: str) -> dict[str, Any]:
+    """A language's config file as written (:func:`read_config_file`): for what needs a few settings fast (the
+    notebooks' site name, repository and language). The address is not in it: use :func:`load`, or
+    ``publish.language_url(publish.public_url(), lang)``.
+
+    Raises:
+        ValueError: an unknown language.
+    """
+    _check_lang(lang)
+    return read_config_file(CONFIGS[lang])
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in CONFIGS:
+        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+
+
+def language(config: MkDocsConfig) -> str:
+    """The language a loaded config builds (``theme.language``)."""
+    return str(config.theme["language"])
+
+
+def finishing(config: MkDocsConfig) -> dict[str, Any]:
+    """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls``,
+    ``alternates`` (``extra.alternate`` at absolute addresses) and ``jieba_dict`` (the search plugin's
+    ``jieba_dict_user``, which Material cut the index's Chinese with)."""
+    from site_tools import publish
+
+    search = config.plugins.get("search") or config.plugins.get("material/search")
+    jieba_dict = search.config.get("jieba_dict_user") if search is not None else None
+    return {
+        "lang": language(config),
+        "docs_dir": Path(config.docs_dir),
+        "use_directory_urls": bool(config.use_directory_urls),
+        "alternates": publish.alternate_links(config.site_url or None, list(config.extra.get("alternate") or [])),
+        "jieba_dict": str(jieba_dict) if jieba_dict else None,
+    }
+
+
+def build(config: MkDocsConfig, *, dirty: bool = False) -> None:
+    """Run MkDocs on a loaded config, into ``config.site_dir``.
+
+    ``dirty``: render only the pages whose source is newer than their output (the preview, after
+    :func:`serve_dirty`); mkdocs-jupyter then keeps its cached notebook runs (its ``cache`` option off: such a build
+    renders no notebook page, and the plugin would evict every run the build did not use).
+
+    Raises:
+        mkdocs.exceptions.Abort: a strict build found a warning (a broken link or anchor, a failed notebook, …).
+    """
+    from mkdocs.commands.build import build as mkdocs_build
+
+    if dirty:
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is not None:
+            jupyter.config["cache"] = False
+    mkdocs_build(config, dirty=dirty)
+
+
+def serve_dirty(config: MkDocsConfig) -> None:
+    """Tell the plugins, once per process, that the builds to come are ``mkdocs serve --dirty``'s: Material's search
+    plugin then keeps the entries of the pages a dirty build does not render (its plugin object is kept across
+    config loads in the process)."""
+    config.plugins.on_startup(command="serve", dirty=True)
+
+
+def page_file(src_uri: str, use_directory_urls: bool = True) -> str:
+    """The file a source page is written to, relative to the site folder, as MkDocs names it:
+    ``formula.md`` → ``formula/index.html``, ``index.md`` → ``index.html`` (``walkthrough.ipynb`` too)."""
+    parent, filename = posixpath.split(src_uri)
+    stem = posixpath.splitext(filename)[0]
+    stem = "index" if stem == "README" else stem
+    if not use_directory_urls or stem == "index":
+        return posixpath.join(parent, stem + ".html")
+    return posixpath.join(parent, stem, "index.html")
+
+
+def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
+    """A source page's URL relative to the site's root, as MkDocs gives it (``page.url``): ``formula/``, and ``""``
+    for the home page."""
+    url = page_file(src_uri, use_directory_urls)
+    dirname, filename = posixpath.split(url)
+    if use_directory_urls and filename == "index.html":
+        url = (dirname or ".") + "/"
+    url = quote(url)
+    return "" if url in (".", "./") else url
+
+
+def live_reload_server(
+    builder: Callable[[], None], *, host: str, port: int, root: Path, watch: tuple[Path, ...]
+) -> Any:
+    """MkDocs' live-reload server for ``root`` (not started: call ``serve()``): ``builder`` runs after a change under
+    one of ``watch``, and the pages it serves reload in the browser. It polls every 0.2 s (MkDocs' default is 0.5 s;
+    a poll only stats a few hundred files)."""
+    from mkdocs.livereload import LiveReloadServer
+
+    server = LiveReloadServer(builder=builder, host=host, port=port, root=str(root), polling_interval=0.2)
+    for path in watch:
+        server.watch(str(path))
+    return server

@@ -1,0 +1,309 @@
+"""Finishing the built site: the steps every page goes through after the engine has written it.
+
+The engine (MkDocs with Material, ``site_tools.engine``) writes a language's site; :func:`finish_site` then
+finishes it in place. What a step needs to know about a page — its language, its front matter, whether it is a
+chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
+objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
+alone rendered from a real source). Each page is parsed once (``site_tools.dom``), each step changes that tree, and
+the page is written once:
+
+1. **Chinese text** (``site_tools.cjk.finish_text``, in the page's content only): line breaks joined by the house
+   rules, numbers written with a thousands space kept on one line.
+2. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
+   are checked against, at the end of the content.
+3. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
+4. **Head links**: each language's twin of the page (``<link rel="alternate" hreflang>``, absolute, and
+   ``x-default``: English) instead of the engine's links to each language's home page.
+5. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
+   cut down to the rules the page can use, in one cached file.
+6. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
+
+Then, once per language: the search index (Material's ``search/search_index.json``) gets the Chinese text rule
+too (its entries were taken from the pages before step 1); the source maps Material ships are dropped
+(``site_tools.publish``); ``.nojekyll``. A page's content is Material's ``article`` (else the ``<body>``); the
+theme's buttons and "Last update" box in it are not the page's text (``site_tools.engine`` lists what this module
+knows of the engine's HTML). The preview (``site_tools.preview``) finishes only the pages a change rebuilt.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from site_tools import assets, cjk, dom, engine, formulas, pages, publish, versions
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Where a page's own content is: the first of these that the page has.
+CONTENT = ("article.md-content__inner", "article", "main", "body")
+#: What a theme puts inside the content that is not the page's text: Material's buttons (edit, view, download) and
+#: its "Last update" box. The versions line goes before the box.
+CHROME = "a.md-content__button, aside.md-source-file, form.md-feedback"
+SEARCH_INDEX = "search/search_index.json"
+
+log = logging.getLogger("pe-docs.finish")
+
+
+class FinishError(RuntimeError):
+    """A strict build's finishing found warnings (KaTeX's, with their page)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A source page and the file the engine wrote for it."""
+
+    src_uri: str  # relative to the language's docs folder: ``formula.md``, ``walkthrough.ipynb``
+    source: Path
+    file: str  # relative to the language's site folder: ``formula/index.html``
+    url: str  # relative to the site's root: ``formula/``, ``""`` for the home page
+
+    @property
+    def notebook(self) -> bool:
+        return self.src_uri.endswith(".ipynb")
+
+    def where(self) -> str:
+        """The source as a contributor knows it (``docs/en/formula.md``), for messages."""
+        path = self.source.resolve()
+        return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
+
+
+def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[Page]:
+    """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.engine``)."""
+    docs_dir = Path(docs_dir)
+    out = []
+    for path in sorted(docs_dir.rglob("*")):
+        if path.suffix in pages.PAGE_SUFFIXES and ".ipynb_checkpoints" not in path.parts and path.is_file():
+            uri = path.relative_to(docs_dir).as_posix()
+            file, url = engine.page_file(uri, use_directory_urls), engine.page_url(uri, use_directory_urls)
+            out.append(Page(uri, path, file, url))
+    return out
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the steps need to know of a page, from its source."""
+
+    meta: Mapping[str, Any]
+    chapter: bool
+
+
+def _facts(page: Page) -> _Facts:
+    if page.notebook:
+        return _Facts({}, chapter=False)
+    from site_tools import notebooks
+
+    text = page.source.read_text(encoding="utf-8")
+    return _Facts(pages.parse(text).meta, chapter=notebooks.wants_notebook(text))
+
+
+class Finisher:
+    """Finishes one language's built site (one KaTeX process for all its pages and builds: :meth:`close`).
+
+    It remembers what the Chinese text step changed on each page it finished, so that it can bring the search index
+    in line with the pages after any build (the preview's page-only builds rewrite the whole index).
+
+    Args:
+        lang: The language (``"en"``, ``"zh"``).
+        alternates: Every language's site with its absolute address, ``[{"lang": "en", "url": …}, …]``
+            (``site_tools.publish.alternate_links``); empty: the head links are left as they are.
+        jieba_dict: The user dictionary the search index's Chinese is cut with (Material's ``jieba_dict_user``).
+    """
+
+    def __init__(
+        self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = (), jieba_dict: str | None = None
+    ) -> None:
+        self.lang = lang
+        self.alternates = [a for a in alternates if a.get("url")]
+        self.jieba_dict = jieba_dict
+        self.katex = formulas.Katex()
+        self._text_changes: dict[str, list[tuple[str, str]]] = {}  # page URL -> (old, new) text, as indexed
+        self._indexed: dict[tuple[str, str], str] = {}  # (page URL, an entry's text) -> the text finished
+
+    def close(self) -> None:
+        self.katex.close()
+
+    def __enter__(self) -> Finisher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def pages(self, site_dir: Path | str, todo: Iterable[Page]) -> list[str]:
+        """Finish these pages' files in ``site_dir`` in place (those the engine wrote); return the warnings."""
+        warnings: list[str] = []
+        for page in todo:
+            path = Path(site_dir) / page.file
+            if not path.is_file():
+                continue
+            html, found = self.html(path.read_text(encoding="utf-8"), page, site_dir)
+            path.write_text(html, encoding="utf-8")
+            warnings += found
+        return warnings
+
+    def html(self, html: str, page: Page, site_dir: Path | str) -> tuple[str, list[str]]:
+        """One page's HTML, finished (the steps of the module's docstring), and KaTeX's warnings. ``site_dir`` is the
+        language's built site (figure files are read there, the notebook page's stylesheet is written there).
+
+        Raises:
+            site_tools.formulas.MathError: a formula KaTeX cannot parse.
+            ValueError: the front matter's ``checked_against`` names a library the upstream tier does not pin.
+        """
+        facts = _facts(page)
+        tree = dom.parse(html)
+        content = next(node for node in map(tree.css_first, CONTENT) if node is not None)
+        chrome = {node.mem_id for node in content.css(CHROME)}
+        changed = cjk.finish_text(content, self.lang, skip=lambda node: node.mem_id in chrome)
+        self._text_changes[page.url] = [(_as_indexed(old), _as_indexed(new)) for old, new in changed]
+        self._indexed = {key: text for key, text in self._indexed.items() if key[0] != page.url}
+        line = versions.version_line(facts.meta, chapter=facts.chapter, lang=self.lang)
+        if line:
+            _append(tree, content, line, before=content.css_first("aside.md-source-file"))
+        warnings = formulas.typeset(tree, self.katex, where=page.where(), lang=self.lang)
+        self._head_links(tree, page)
+        if page.notebook:
+            assets.notebook_styles(tree, page.url, site_dir)
+        assets.figure_links(tree, page.url, site_dir, lang=self.lang)
+        return dom.write(tree), warnings
+
+    def _head_links(self, tree: dom.Tree, page: Page) -> None:
+        """Replace the links to each language's home page by links to this page's twin in each language."""
+        if not self.alternates or tree.head is None:
+            return
+        existing = tree.head.css('link[rel="alternate"][hreflang]')
+        if not existing:
+            return
+        for alt in self.alternates:
+            for hreflang in (alt["lang"], "x-default") if alt["lang"] == "en" else (alt["lang"],):
+                link = dom.element(tree, "link", rel="alternate", href=f"{alt['url']}{page.url}", hreflang=hreflang)
+                existing[0].insert_before(link, move=True)
+        for node in existing:
+            node.decompose()
+
+    def search_index(self, site_dir: Path | str) -> None:
+        """Bring the language's search index (Material's), when it has one, in line with the finished pages.
+
+        Material took each entry's text from a page before it was finished, with every line break made a space, and
+        cut every run of Chinese characters into words with jieba (joined by U+200B). Each text the Chinese text
+        step changed on a page is changed the same way in that page's entries, and their runs are cut again, as
+        Material cuts them (:func:`_segment`)."""
+        path = Path(site_dir) / SEARCH_INDEX
+        if not path.is_file():
+            return
+        index = json.loads(path.read_text(encoding="utf-8"))
+        changed = False
+        for entry in index.get("docs", []):
+            url = str(entry.get("location", "")).split("#", 1)[0]
+            changes = self._text_changes.get(url)
+            if not changes:
+                continue
+            for key in ("title", "text"):
+                value = entry.get(key)
+                if not isinstance(value, str):
+                    continue
+                if (url, value) not in self._indexed:  # the preview's builds write the same entries again
+                    plain = value.replace(ZWSP, "")
+                    text = plain
+                    for old, new in changes:
+                        text = text.replace(old, new)
+                    self._indexed[url, value] = value if text == plain else _segment(text, self.jieba_dict)
+                changed |= self._indexed[url, value] != value
+                entry[key] = self._indexed[url, value]
+        if changed:  # written as Material writes it
+            path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
+
+    def site(self, site_dir: Path | str) -> None:
+        """What is done once per language: the search index, no source maps, ``.nojekyll``."""
+        self.search_index(site_dir)
+        publish.drop_source_maps(site_dir)
+        publish.write_nojekyll(site_dir)
+
+
+def _as_indexed(text: str) -> str:
+    """A text node's text as Material's search plugin puts it in the index: line breaks as spaces, HTML-escaped."""
+    return escape(text.replace("\n", " "), quote=False)
+
+
+ZWSP = "\u200b"
+
+
+def _segment(text: str, user_dict: str | None) -> str:
+    """``text`` with every run of Han characters cut into words by jieba, as Material's search plugin cuts them
+    (``SearchIndex._segment_chinese``: the words joined by U+200B, the run surrounded by it); unchanged without
+    jieba (Material does not cut then either)."""
+    try:
+        import jieba
+    except ImportError:
+        return text
+    from backrefs import bre
+
+    _load_user_dict(jieba, user_dict)
+    han = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)
+    return han.sub(lambda m: ZWSP + ZWSP.join(jieba.cut(m.group(0))) + ZWSP, text).strip(ZWSP)
+
+
+_LOADED: set[str] = set()
+
+
+def _load_user_dict(jieba: Any, user_dict: str | None) -> None:
+    if user_dict and user_dict not in _LOADED:
+        jieba.load_userdict(user_dict)
+        _LOADED.add(user_dict)
+
+
+def _append(tree: dom.Tree, content: dom.Node, html: str, *, before: dom.Node | None) -> None:
+    """Add ``html`` (one element) at the end of ``content``, or before ``before`` (one of its children)."""
+    holder = dom.element(tree, "div", html)
+    for node in dom.children(holder):
+        if before is not None and before.parent is not None and before.parent.mem_id == content.mem_id:
+            before.insert_before("\n")
+            before.insert_before(node, move=True)
+        else:
+            content.insert_child("\n")
+            content.insert_child(node, move=True)
+
+
+def finish_site(
+    site_dir: Path | str,
+    lang: str,
+    *,
+    docs_dir: Path | str,
+    alternates: Sequence[Mapping[str, Any]] = (),
+    jieba_dict: str | None = None,
+    use_directory_urls: bool = True,
+    strict: bool = True,
+    finisher: Finisher | None = None,
+) -> list[str]:
+    """Finish a language's whole built site in place (see the module's docstring); return the warnings.
+
+    ``finisher``: one kept for more builds (the preview's); by default one for this build only.
+
+    Raises:
+        FinishError: ``strict`` and there are warnings (KaTeX's: input it renders but LaTeX would reject).
+        site_tools.formulas.MathError: a formula KaTeX cannot parse.
+    """
+    own = finisher is None
+    finisher = finisher or Finisher(lang, alternates=alternates, jieba_dict=jieba_dict)
+    try:
+        warnings = finisher.pages(site_dir, site_pages(docs_dir, use_directory_urls))
+        finisher.site(site_dir)
+    finally:
+        if own:
+            finisher.close()
+    report(warnings, strict=strict)
+    return warnings
+
+
+def report(warnings: list[str], *, strict: bool) -> None:
+    """Log the warnings; in a strict build, fail on them.
+
+    Raises:
+        FinishError: ``strict`` and there are warnings.
+    """
+    for warning in warnings:
+        log.warning(warning)
+    if strict and warnings:
+        raise FinishError(f"finishing the site found {len(warnings)} warnings in strict mode: " + "; ".join(warnings))

@@ -1,0 +1,87 @@
+"""The site, built once per test run and served the way GitHub Pages serves a project site.
+
+It is built with the build of ``make site`` (``site_tools.build.build``: strict), for a public address under a
+sub-path, ``http://127.0.0.1:<port>/pe-docs-test/`` (Chinese under ``…/zh/``), into the run's folder, and served only
+under that prefix, with the root ``404.html`` (status 404) for every missing address: every site and browser test
+also checks that the site works at an address other than the one in mkdocs.yml. Under pytest-xdist the steering
+process serves the folder for the whole run and tells the workers its address; the first worker that needs the site
+builds it (a file lock: one build, the others wait for it and use it, or report its error).
+
+Fixtures: ``built_site``, ``site_dir``, ``site_base``. A test that uses one of them needs the built site
+(:data:`SITE_FIXTURES`: ``make check`` leaves it to ``make test``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.run import is_worker, state, steers_workers
+from site_tools import build
+from site_tools.browser import serve_site
+
+TEST_PREFIX = "/pe-docs-test/"
+SITE_FIXTURES = frozenset({"built_site", "site_dir", "site_base"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if is_worker(config) or not steers_workers(config):
+        return
+    run = state(config)  # serve the shared site folder from here, for the whole run
+    site_dir = Path(run["dir"]) / "public" / "site"
+    run["site_dir"] = str(site_dir)
+    run["site_base"] = run["stack"].enter_context(serve_site(site_dir, TEST_PREFIX))
+
+
+def _build(site_dir: Path, base: str) -> dict[str, object]:
+    start = time.perf_counter()
+    timings = build.build(site_url=base, site_dir=site_dir)  # the build of `make site`: strict by default
+    return {"timings": timings, "seconds": time.perf_counter() - start}
+
+
+@pytest.fixture(scope="session")
+def built_site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    """Build both languages with strict checks for the test address and serve them; yield what was built.
+
+    Keys: ``dir`` (the English site; Chinese in ``dir/zh``), ``base`` (the English site's address, served),
+    ``timings`` (seconds per language), ``seconds`` (total). Under pytest-xdist one worker builds, the others wait
+    and use its build; the steering process serves it.
+    """
+    run = state(pytestconfig)
+    if "site_dir" not in run:  # one process: build and serve here
+        site_dir = tmp_path_factory.mktemp("public") / "site"
+        with serve_site(site_dir, TEST_PREFIX) as base:
+            yield {"dir": site_dir, "base": base, **_build(site_dir, base)}
+        return
+    from filelock import FileLock
+
+    site_dir, base = Path(run["site_dir"]), run["site_base"]
+    done = Path(run["dir"]) / "site-build.json"
+    with FileLock(str(done) + ".lock"):
+        if not done.exists():
+            try:
+                record: dict[str, Any] = _build(site_dir, base)
+            except BaseException as exc:
+                done.write_text(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), encoding="utf-8")
+                raise
+            done.write_text(json.dumps(record), encoding="utf-8")
+    record = json.loads(done.read_text(encoding="utf-8"))
+    if "error" in record:
+        pytest.fail(f"the session's site build failed (in another worker): {record['error']}", pytrace=False)
+    yield {"dir": site_dir, "base": base, **record}
+
+
+@pytest.fixture(scope="session")
+def site_dir(built_site: dict[str, object]) -> Path:
+    return built_site["dir"]  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="session")
+def site_base(built_site: dict[str, object]) -> str:
+    """The English site's public address (the server's sub-path); the Chinese one is ``site_base + "zh/"``."""
+    return built_site["base"]  # type: ignore[return-value]

@@ -1,0 +1,113 @@
+"""Copies of the repository a test may change: a release tarball, and a scratch checkout.
+
+- ``release_copy`` / ``release_site`` (session fixtures): the sources as ``git archive`` holds them (no ``.git``), with
+  a new chapter made by ``make chapter``, and ``make site`` run in it.
+- :func:`make_scratch_repo`: the pages, configs, tools, library and tests in a folder of the test's own, with the
+  build cache shared, copied or empty.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRATCH_CHAPTER = "scratch-chapter"  # a name no real page uses
+
+
+def _env(repo: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    env.pop("SITE_URL", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The sources as a release tarball (``git archive``) holds them — every file ``git ls-files`` lists, no ``.git``
+    — after ``make chapter NAME=scratch-chapter`` (``python -m site_tools.chapter``). KaTeX is linked (what
+    ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw again).
+
+    Keys: ``dir``, and ``chapter`` (the chapter command's completed process). Used by ``test_chapter.py`` (a new
+    chapter passes its checks and the strict build) and ``test_build_guards.py`` (a tarball builds).
+    """
+    import subprocess
+
+    copy = tmp_path_factory.mktemp("release") / "pe-docs"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, copy / rel)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (copy / ".cache").symlink_to(ROOT / ".cache")
+    chapter = subprocess.run(
+        [sys.executable, "-m", "site_tools.chapter", SCRATCH_CHAPTER],
+        cwd=copy,
+        env=_env(copy),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return {"dir": copy, "chapter": chapter}
+
+
+@pytest.fixture(scope="session")
+def release_site(release_copy: dict[str, Any], built_site: dict[str, object]) -> dict[str, Any]:
+    """``python -m site_tools.build`` (``make site``) in :func:`release_copy`, both languages, for the address
+    in mkdocs.yml (no ``SITE_URL``); after the test run's build (``built_site``), whose figures and executed
+    notebooks it finds in the cache. Keys: ``dir`` (the copy), ``site`` (its ``site/``), ``build`` (the completed
+    process)."""
+    import subprocess
+
+    copy = release_copy["dir"]
+    build = subprocess.run(
+        [sys.executable, "-m", "site_tools.build"],
+        cwd=copy,
+        env=_env(copy),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    return {"dir": copy, "site": copy / "site", "build": build}
+
+
+# What the checks and the build read; a scratch copy of these is a repository the tests may change freely.
+SCRATCH_DIRS = ("docs", "templates", "site_tools", "pe_docs", "tests", "overrides")
+SCRATCH_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml", "Makefile", "requirements-upstream.txt")
+
+
+def make_scratch_repo(dest: Path, *, cache: str = "shared") -> Path:
+    """Copy the repository's pages, configs, tools, library and tests into ``dest`` and link the installed KaTeX.
+
+    ``cache``: ``"shared"`` links the build cache (same sources, same cache keys: figures and notebooks are reused,
+    not redrawn); ``"copy"`` gives the copy its own copy of it (a full build evicts the cached notebooks it did not
+    use, mkdocs-jupyter's ``on_post_build``, so a test that watches the cache must not share it with builds running
+    beside it); ``"none"`` gives it none (a cold build)."""
+    if cache not in {"shared", "copy", "none"}:
+        raise ValueError(f"cache must be 'shared', 'copy' or 'none', got {cache!r}")
+    root = ROOT
+    ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    for name in SCRATCH_DIRS:
+        shutil.copytree(root / name, dest / name, ignore=ignore)
+    for name in SCRATCH_FILES:
+        shutil.copy2(root / name, dest / name)
+    (dest / "node_modules").symlink_to(root / "node_modules")
+    (root / ".cache").mkdir(exist_ok=True)
+    if cache == "shared":
+        (dest / ".cache").symlink_to(root / ".cache")
+    elif cache == "copy":
+        shutil.copytree(root / ".cache", dest / ".cache")
+    return dest

@@ -1,0 +1,165 @@
+"""The engine's touch points (``site_tools.engine``'s docstring lists them all, each with its test): the ones that
+no other test covers directly fail here when an upgrade of MkDocs, Material or mkdocs-jupyter moves them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_tools import engine, finish, pages, publish
+
+ROOT = engine.ROOT
+MATERIAL = Path(__import__("material").__file__).parent / "templates"
+
+
+@pytest.mark.parametrize("use_directory_urls", [True, False])
+def test_page_paths_are_mkdocs_own(use_directory_urls: bool) -> None:
+    """Where MkDocs writes a page and the URL it gives it (``File.dest_uri``, ``Page.url``), for every page and the
+    names MkDocs treats apart (an index, a README, a page in a folder)."""
+    from mkdocs.structure.files import File
+
+    uris = [*pages.page_names(), "index.md", "README.md", "sub/index.md", "sub/page.md", "sub/README.md"]
+    for uri in uris:
+        as_page = uri.rsplit(".", 1)[0] + ".md"  # mkdocs-jupyter writes a notebook where the same .md would be
+        file = File(as_page, src_dir=None, dest_dir="", use_directory_urls=use_directory_urls)
+        assert engine.page_file(uri, use_directory_urls) == file.dest_uri, uri
+        assert engine.page_url(uri, use_directory_urls) == ("" if file.url in (".", "./") else file.url), uri
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_raw_config_is_the_loaded_config(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings read without loading the theme and plugins are the loaded config's (``INHERIT`` merged)."""
+    monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
+    raw, loaded = engine.raw_config(lang), engine.load(lang)
+    assert raw["site_name"] == loaded.site_name
+    assert raw["theme"]["language"] == engine.language(loaded) == lang
+    assert raw["extra"]["repository"] == loaded.extra["repository"]
+    assert Path(ROOT / raw["docs_dir"]) == Path(loaded.docs_dir)
+    options = engine.finishing(loaded)
+    assert options["lang"] == lang and options["docs_dir"] == ROOT / "docs" / lang
+    base = raw["site_url"] if lang == "en" else engine.raw_config("en")["site_url"]
+    assert {a["lang"]: a["url"] for a in options["alternates"]} == {"en": base, "zh": base + "zh/"}
+    if lang == "zh":  # the dictionary Material cuts the Chinese search index with; finishing cuts with it too
+        assert options["jieba_dict"] and Path(options["jieba_dict"]).is_file()
+
+
+def test_mkdocs_jupyter_options_the_build_sets_exist() -> None:
+    """``cache`` (off for a page-only build) and ``cache_dir`` (set by the hook) are mkdocs-jupyter's options."""
+    jupyter = engine.load("en").plugins["mkdocs-jupyter"]
+    assert {"cache", "cache_dir", "execute", "allow_errors"} <= set(jupyter.config)
+
+
+def test_a_page_only_build_keeps_the_search_index_whole() -> None:
+    """As ``mkdocs serve --dirty``: after ``serve_dirty``, the search plugin is the same object at every config load
+    of the process (MkDocs' plugin cache), told that builds are dirty, so it keeps the entries of the pages a
+    page-only build does not render. In a process of its own: the plugin keeps that state for the process."""
+    code = (
+        "from site_tools import engine\n"
+        "first = engine.load('en', strict=False)\n"
+        "engine.serve_dirty(first)\n"
+        "second = engine.load('en', strict=False)\n"
+        "search = second.plugins['material/search']\n"
+        "assert search is first.plugins['material/search'] and search.is_dirty is True\n"
+        "assert hasattr(search, 'search_index_prev')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def _lines(path: Path) -> list[str]:
+    text = re.sub(r"\{#-.*?-#\}\n?", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def test_the_language_selector_is_material_s_but_for_its_links() -> None:
+    """``overrides/partials/alternate.html`` is Material's partial with one line changed: each link keeps the page
+    (and opts out of Material's remapping through sitemap.xml). Any other change of Material's partial fails here."""
+    ours, theirs = _lines(ROOT / "overrides/partials/alternate.html"), _lines(MATERIAL / "partials/alternate.html")
+    link = [i for i, line in enumerate(theirs) if "md-select__link" in line]
+    assert link and theirs[link[0]].strip() == (
+        '<a href="{{ alt.link | url }}" hreflang="{{ alt.lang }}" class="md-select__link">'
+    )
+    assert ours[: link[0]] == theirs[: link[0]] and ours[link[0] + 1 :] == theirs[link[0] + 1 :]
+    assert 'target="_self"' in ours[link[0]] and "page.url" in ours[link[0]]
+
+
+def test_the_blocks_main_html_overrides_are_material_s() -> None:
+    """``overrides/main.html`` overrides blocks of Material's ``base.html`` (none copied whole) and calls
+    ``__md_get``, which Material's templates define."""
+    ours = (ROOT / "overrides/main.html").read_text(encoding="utf-8")
+    base = (MATERIAL / "base.html").read_text(encoding="utf-8")
+    overridden = set(re.findall(r"\{% block (\w+) %\}", ours))
+    assert overridden == {"extrahead", "content", "styles", "scripts", "header"}
+    assert overridden <= set(re.findall(r"\{% block (\w+) %\}", base))
+    assert "site_meta" not in overridden  # Material's head stays Material's; the pass links the twins
+    assert "__md_get" in ours and "__md_get" in (MATERIAL / "partials/javascripts/base.html").read_text()
+
+
+def test_the_finishing_pass_knows_material_s_page() -> None:
+    """What ``site_tools.finish`` looks for in the engine's HTML is in Material's templates."""
+    main = (MATERIAL / "main.html").read_text(encoding="utf-8") + (MATERIAL / "base.html").read_text(encoding="utf-8")
+    assert 'class="md-content__inner md-typeset"' in main or "md-content__inner" in main
+    assert "md-content__button" in (MATERIAL / "partials/actions.html").read_text(encoding="utf-8")
+    assert "md-source-file" in (MATERIAL / "partials/source-file.html").read_text(encoding="utf-8")
+    assert finish.CONTENT[0] == "article.md-content__inner"
+
+
+def test_only_the_engine_and_the_hooks_import_mkdocs() -> None:
+    """The other modules of site_tools work on plain data and HTML: an engine move does not touch them."""
+    importers = sorted(
+        path.name
+        for path in (ROOT / "site_tools").glob("*.py")
+        if re.search(r"^\s*(?:from|import) (?:mkdocs|material|mkdocs_jupyter)\b", path.read_text(), flags=re.M)
+    )
+    assert importers == ["engine.py", "hooks.py"]
+
+
+def test_every_touch_point_names_tests_that_exist() -> None:
+    """The list in ``site_tools.engine``'s docstring is only as good as the tests it names."""
+    doc = re.sub(r"::\n\s+", "::", engine.__doc__ or "")
+    named = re.findall(r"``(tests/[\w/]+\.py)(?:::(\w+))?``", doc)
+    assert len(named) >= 15
+    for file, test in named:
+        assert (ROOT / file).is_file(), file
+        assert not test or re.search(rf"^def {test}\(", (ROOT / file).read_text(), flags=re.M), f"{file}::{test}"
+
+
+def test_the_site_tools_import_no_one_back() -> None:
+    """No back arrows: the modules of site_tools import one another without a cycle (imports inside functions
+    counted), so each layer — the page reader, the HTML steps, the pass, the engine, the build — stands on the ones
+    below it only."""
+    import ast
+
+    modules = {p.stem: p for p in (ROOT / "site_tools").glob("*.py") if p.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "site_tools":
+                deps |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("site_tools."):
+                deps.add(node.module.split(".")[1])  # type: ignore[union-attr]
+        graph[name] = deps & set(modules)
+    assert graph["finish"] >= {"cjk", "formulas", "assets", "dom"} and graph["build"] >= {"engine", "finish"}
+    order: list[str] = []
+    visiting: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order:
+            return
+        assert name not in visiting, "import cycle: " + " -> ".join([*visiting[visiting.index(name) :], name])
+        visiting.append(name)
+        for dep in sorted(graph[name]):
+            visit(dep)
+        visiting.pop()
+        order.append(name)
+
+    for name in sorted(graph):
+        visit(name)
+    assert len(order) == len(graph)

@@ -1,0 +1,197 @@
+"""The finishing pass (``site_tools.finish``): every step on a page's tree, on a page no engine rendered, on
+Material's markup, and on the search index.
+
+The page that Python-Markdown alone renders from a real source (``docs/zh/formula.md``, with the site's Markdown
+extensions and no MkDocs, no theme, no plugin) shows that the pass needs nothing of the engine but HTML and the
+source: its math is typeset, its Chinese line breaks joined, its thousands kept whole, its versions line added,
+its figures made lazy and sized.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from site_tools import cjk, dom, engine, finish, pages, versions
+
+ZH_FORMULA = pages.DOCS / "zh" / "formula.md"
+ALTERNATES = [
+    {"name": "English", "link": "./", "lang": "en", "url": "https://example.org/docs/"},
+    {"name": "中文", "link": "zh/", "lang": "zh", "url": "https://example.org/docs/zh/"},
+]
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="504pt" height="302.4pt" viewBox="0 0 504 302.4"></svg>'
+
+
+@pytest.fixture(scope="module")
+def finisher() -> finish.Finisher:
+    with finish.Finisher(
+        "zh", alternates=ALTERNATES, jieba_dict=engine.finishing(engine.load("zh"))["jieba_dict"]
+    ) as f:
+        yield f
+
+
+def python_markdown(source: Path) -> str:
+    """The page rendered by Python-Markdown with the site's extensions (mkdocs.yml), in a bare HTML document."""
+    import markdown
+
+    extensions, configs = [], {}
+    for entry in engine.raw_config("en")["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        extensions.append(name)
+        configs[name] = options or {}
+    body = markdown.markdown(pages.read(source).body, extensions=extensions, extension_configs=configs)
+    head = '<link rel="alternate" href="../" hreflang="en"><link rel="alternate" href="./" hreflang="zh">'
+    return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+
+
+def body_html(html: str) -> str:
+    return dom.parse(html).body.html or ""
+
+
+def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """No engine: the source rendered by Python-Markdown, written where MkDocs would write it, finished in place."""
+    page = next(p for p in finish.site_pages(pages.DOCS / "zh") if p.src_uri == "formula.md")
+    raw = python_markdown(ZH_FORMULA)
+    assert "\\(" in raw and cjk.wide_line_breaks(body_html(raw), lang="zh")  # unfinished: TeX, wrapped Chinese
+    assert re.search(r"\d 000", raw)  # 1 000 positions, with a plain space
+    path = tmp_path / page.file
+    path.parent.mkdir(parents=True)
+    path.write_text(raw, encoding="utf-8")
+    for ref in pages.read(ZH_FORMULA).figures:  # the figures' files (for their sizes), where the links point
+        svg = tmp_path / page.url / "figures" / f"{ref.name}.{ref.theme}.svg"
+        svg.parent.mkdir(exist_ok=True)
+        svg.write_text(SVG, encoding="utf-8")
+
+    assert finisher.pages(tmp_path, [page]) == []
+    html = path.read_text(encoding="utf-8")
+    tree = dom.parse(html)
+    # math: every formula typeset by KaTeX, no TeX left
+    assert len(tree.css(".arithmatex .katex")) == len(tree.css(".arithmatex")) > 10
+    assert "\\(" not in (tree.body.text() or "").replace(".katex-mathml", "")
+    # Chinese: no line break left to join; thousands on one line
+    assert cjk.wide_line_breaks(body_html(html), lang="zh") == []
+    assert "1\u202f000" in html and not re.search(r"\d 000", tree.body.text(deep=True, separator=""))
+    # versions: the chapter's line, last in the content (the body: no theme)
+    line = versions.version_line(pages.read(ZH_FORMULA).meta, chapter=True, lang="zh")
+    assert tree.body.css("p.pe-versions")[-1].html == dom.parse_fragment(line).root.html
+    # figures: lazy and sized (504 pt × 302.4 pt = 672 × 403 CSS pixels)
+    figures = [img for img in tree.css("img") if "figures/" in (img.attributes.get("src") or "")]
+    assert figures and all(img.attributes.get("loading") == "lazy" for img in figures)
+    assert {(img.attributes["width"], img.attributes["height"]) for img in figures} == {("672", "403")}
+    # head: the page's twin in each language, absolute
+    hreflang = [(link.attributes["hreflang"], link.attributes["href"]) for link in tree.css("link[hreflang]")]
+    assert hreflang == [
+        ("en", "https://example.org/docs/formula/"),
+        ("x-default", "https://example.org/docs/formula/"),
+        ("zh", "https://example.org/docs/zh/formula/"),
+    ]
+
+
+MATERIAL_PAGE = """<!doctype html><html><head><link rel="alternate" href="../" hreflang="en"></head><body>
+<article class="md-content__inner md-typeset">
+<a href="e" title="编辑此页" class="md-content__button md-icon">编辑\n此页</a>
+<h1 id="t">标题</h1>
+<p>位置编码的\n波长，最长为 60 611。</p>
+<aside class="md-source-file">
+  <span>最后\n更新</span>
+</aside>
+</article></body></html>"""
+
+
+def test_material_markup_the_content_and_its_chrome(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """In Material's page the content is the article; its buttons and "Last update" box are not the page's text;
+    the versions line goes before the box."""
+    source = tmp_path / "docs" / "t.md"
+    source.parent.mkdir()
+    source.write_text("---\nchecked_against: [transformers]\n---\n# 标题\n", encoding="utf-8")
+    page = finish.Page("t.md", source, "t/index.html", "t/")
+    html, warnings = finisher.html(MATERIAL_PAGE, page, tmp_path)
+    assert warnings == []
+    assert "<p>位置编码的波长，最长为 60\u202f611。</p>" in html
+    assert "编辑\n此页" in html and "最后\n更新" in html  # the theme's own text is left as it is
+    article = dom.parse(html).css_first("article")
+    kids = [node.tag for node in dom.children(article) if node.is_element_node]
+    assert kids == ["a", "h1", "p", "p", "aside"]
+    assert "transformers" in article.css("p")[-1].text()
+
+
+def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: finish.Finisher) -> None:
+    source = tmp_path / "t.md"
+    source.write_text("# 标题\n", encoding="utf-8")
+    page = finish.Page("t.md", source, "t/index.html", "t/")
+    once, _ = finisher.html(
+        '<html><head></head><body><p>公式\n<span class="arithmatex">\\(x^2\\)</span>，共\n1 000 个</p></body></html>',
+        page,
+        tmp_path,
+    )
+    twice, _ = finisher.html(once, page, tmp_path)
+    assert twice == once and once.count('class="katex"') == 1
+    assert "pe-versions" not in once  # not a chapter, nothing checked against: no versions line
+
+
+def test_the_search_index_gets_the_pages_text_changes(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """Material indexed the page before it was finished: the index's texts change as the page's did (line breaks
+    that became spaces, thousands), and their Chinese is cut again into words, as Material cuts it; a space between
+    two table cells (never a line break the pass joined) stays."""
+    source = tmp_path / "t.md"
+    source.write_text("# 标题\n", encoding="utf-8")
+    page = finish.Page("t.md", source, "t/index.html", "t/")
+    finisher.html(
+        "<html><body><p>位置编码的\n波长是 60 611</p>"
+        "<table><tr><td>章节</td>\n<td>内容</td></tr></table></body></html>",
+        page,
+        tmp_path,
+    )
+    index = {
+        "config": {"lang": ["zh"]},
+        "docs": [
+            {
+                "location": "t/",
+                "title": "标题",
+                "text": "<p>\u200b位置编码\u200b的\u200b \u200b波长\u200b是\u200b 60 611</p> 章节 内容",
+            },
+            {"location": "other/", "title": "别的", "text": "位置编码\u200b的\u200b \u200b波长"},
+        ],
+    }
+    (tmp_path / "search").mkdir()
+    path = tmp_path / finish.SEARCH_INDEX
+    path.write_text(json.dumps(index), encoding="utf-8")
+    finisher.search_index(tmp_path)
+    docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
+    assert (
+        docs[0]["text"]
+        == "<p>\u200b位置编码\u200b的\u200b波长\u200b是\u200b 60\u202f611</p> \u200b章节\u200b \u200b内容"
+    )
+    assert docs[1] == index["docs"][1]  # a page this finisher did not change
+
+
+def test_every_source_page_is_where_the_engine_writes_it() -> None:
+    found = {p.src_uri: (p.file, p.url) for p in finish.site_pages(pages.DOCS / "en")}
+    assert found["index.md"] == ("index.html", "")
+    assert found["formula.md"] == ("formula/index.html", "formula/")
+    assert found["walkthrough.ipynb"] == ("walkthrough/index.html", "walkthrough/")
+    assert set(found) == set(pages.pages("en"))
+
+
+def test_a_strict_build_fails_on_finishing_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    finish.report(["docs/zh/x.md: formula '\\(位\\)': unicodeTextInMathMode"], strict=False)
+    assert "unicodeTextInMathMode" in caplog.text
+    with pytest.raises(finish.FinishError, match="1 warnings in strict mode"):
+        finish.report(["docs/zh/x.md: formula"], strict=True)
+    finish.report([], strict=True)
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_the_built_site_is_finished(site_dir: Path, lang: str) -> None:
+    """The session's build ran the pass on every page: no TeX left, Chinese joined, head links to the twins."""
+    prefix = site_dir if lang == "en" else site_dir / lang
+    for page in finish.site_pages(pages.DOCS / lang):
+        tree = dom.parse((prefix / page.file).read_text(encoding="utf-8"))
+        untypeset = [n for n in tree.css(".arithmatex") if not n.css_first(".katex")]
+        assert untypeset == [], page.src_uri
+        twins = {link.attributes["hreflang"]: link.attributes["href"] for link in tree.css("head link[hreflang]")}
+        assert set(twins) == {"en", "zh", "x-default"} and all(h.endswith(page.url) for h in twins.values())
