@@ -54,9 +54,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from site_tools import engine
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
-CONFIGS: dict[str, Path] = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
+CONFIGS = engine.CONFIGS  # each language's config file
 BOOK_CSS = Path(__file__).with_name("book.css")
 # Pages of the nav that the book leaves out (matched against the page's file in docs/<lang>/).
 LEFT_OUT = ("api.md", "api-*.md")
@@ -157,17 +159,13 @@ class Chapter:
 
 
 def load_config(lang: str) -> dict[str, Any]:
-    """A language's config as written (``INHERIT`` merged, as MkDocs merges it), without loading its plugins.
+    """A language's config as written (``INHERIT`` merged, as MkDocs merges it), without loading its plugins
+    (``engine.raw_config``: the engine is the one module that reads MkDocs' files).
 
     Raises:
         ValueError: an unknown language.
     """
-    from mkdocs.utils.yaml import yaml_load
-
-    if lang not in CONFIGS:
-        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
-    with open(CONFIGS[lang], "rb") as fd:
-        return yaml_load(fd)
+    return engine.raw_config(lang)
 
 
 def page_url(src: str, *, directory_urls: bool = True) -> str:
@@ -211,7 +209,7 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
             title, value = (None, item) if isinstance(item, str) else _entry(item)
             if isinstance(value, list):
                 start = len(out)
-                out.append(Part(title=str(title), depth=depth, id=f"part-{_slug(str(title))}-{start}"))
+                out.append(Part(title=str(title), depth=depth, id=f"part-{start}"))
                 walk(value, depth + 1)
                 if len(out) == start + 1:  # nothing in it made it into the book
                     out.pop()
@@ -357,6 +355,8 @@ class _Book:
                 node.decompose()
         for node in article.css("a.glightbox"):  # the figure, without the lightbox link around it
             node.unwrap()
+        for node in article.css("picture source"):  # a picture's narrow (phone) layout: the book prints the wide one
+            node.decompose()
         for node in article.css("img"):
             src = node.attrs.get("src") or ""
             if src.endswith("#only-dark") or ".dark." in src.rsplit("/", 1)[-1]:
@@ -367,7 +367,7 @@ class _Book:
                     del node.attrs[attr]
         for node in article.css("details"):
             node.attrs["open"] = ""
-        for node in article.css(".pe-explorer"):
+        for node in article.css(".pe-explorer, .pe-live"):
             self._explorer(node, path)
         title = self._headings(tree, article, chapter)
         ids = self._ids(article, chapter)
@@ -396,10 +396,11 @@ class _Book:
 
     def _explorer(self, node: Any, path: str) -> None:
         """An interactive explorer: its fallback text (the page's still figures show the same) and a link to it."""
+        anchor = node.attrs.get("id")
         node.attrs["class"] = "pe-book-explorer"
         for attr in [a for a in node.attrs if a.startswith("data-")]:
             del node.attrs[attr]
-        url = html.escape(self.public(path), quote=True)
+        url = html.escape(self.public(path) + (f"#{anchor}" if anchor else ""), quote=True)
         link = f'<p class="pe-book-online">{TEXT[self.lang]["interactive"]}: <a href="{url}">{url}</a></p>'
         node.inner_html = node.inner_html + link
 
