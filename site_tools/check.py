@@ -36,6 +36,21 @@ def normalise(page: str) -> str:
     return name
 
 
+def page_test_paths(slug: str) -> list[str]:
+    """Where a page's tests can be: the tests (parametrised by pages) and the page's own Markdown (its blocks).
+
+    A notebook page's cells are run by tests in ``tests/`` (pytest collects no ``.ipynb``: handing it one is an
+    error). The other pages' files and the modules' doctests hold no test of this page, so they are not collected.
+
+    >>> page_test_paths("formula"), page_test_paths("walkthrough")
+    (['tests', 'docs/en/formula.md', 'docs/zh/formula.md'], ['tests'])
+    """
+    from site_tools import pages
+
+    files = [f"docs/{lang}/{slug}.md" for lang in pages.LANGS]
+    return ["tests", *(f for f in files if (ROOT / f).is_file())]
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m site_tools.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
     from site_tools import pages
@@ -53,10 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     import pytest
 
     os.chdir(ROOT)
-    # Where the page's tests can be: the tests (parametrised by pages) and the page's own files (its blocks). The
-    # other pages' files and the modules' doctests hold no test of this page, so they are not even collected.
-    files = [f"docs/{lang}/{slug}{ext}" for lang in pages.LANGS for ext in (".md", ".ipynb")]
-    paths = ["tests", *(f for f in files if (ROOT / f).is_file())]
+    paths = page_test_paths(slug)
     start = time.perf_counter()
     status = pytest.main(["-p", "no:cacheprovider", "-q", "--page", slug, *paths, *args[1:]])
     print(f"make check PAGE={slug}: {time.perf_counter() - start:.1f} s")
