@@ -87,6 +87,7 @@ def test_the_language_selector_is_material_s_but_for_its_links() -> None:
     )
     assert ours[: link[0]] == theirs[: link[0]] and ours[link[0] + 1 :] == theirs[link[0] + 1 :]
     assert 'target="_self"' in ours[link[0]] and "page.url" in ours[link[0]]
+    assert "location.search + location.hash" in ours[link[0]]  # an explorer's settings survive the switch
 
 
 def test_the_blocks_main_html_overrides_are_material_s() -> None:

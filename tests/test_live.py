@@ -484,6 +484,17 @@ def test_rope_score_depends_on_the_offset_only(visits: object, lang: str) -> Non
     }
     summary = v.state(part)["summary"]
     assert "n − m = 7" in summary
+    # the language switch keeps the settings: the other language's page opens with the same address
+    other_lang = v.page.evaluate(
+        """() => {
+             const lang = document.documentElement.lang;
+             const a = document.querySelector(`a.md-select__link:not([hreflang="${lang}"])`);
+             a.onclick();
+             return a.href;
+           }"""
+    )
+    assert other_lang.endswith("relative/" + v.page.evaluate("location.search + location.hash"))
+    assert "rope.shift=1000000" in other_lang
 
     v.enter(part, "d_head", "7")
     check_error(v, part, "d_head", "d_head must be even (each frequency turns one pair of features), got 7", "偶数")
