@@ -15,8 +15,9 @@ per-page check runs on that one view (``test_page``):
 - nothing is cut off at phone width.
 
 Then, once each: search per language (its index fetched only when search is first used), the language switcher
-keeps the page, math with JavaScript off, wide formulas and tables reached and scrolled by keyboard, figures
-opening in the lightbox in their own colour scheme, the 404 page, and the measurement itself on a synthetic page.
+keeps the page, math with JavaScript off, wide formulas, tables and notebook outputs (no output line wrapped) reached
+and scrolled by keyboard, figures opening in the lightbox in their own colour scheme, the 404 page, and the
+measurement itself on a synthetic page.
 
 Every wait is on a condition (the load event, then no request in flight for ``QUIET_MS``; a selector; a function
 in the page), never a fixed sleep: a loaded machine makes the tests slower, not wrong. One Chromium per process
@@ -238,14 +239,24 @@ def test_math_shows_without_javascript(base: str, chromium: object, path: str) -
 
 
 # A page and what scrolls sideways on it at phone width: display formulas and tables that are wider than the screen.
-SCROLLERS = {"formula/": ".katex-display", "zh/formula/": ".katex-display", "zh/variants/": ".md-typeset__scrollwrap"}
+SCROLLERS = {
+    "wavelength/": ".katex-display",  # the similarity s(k), three formulas on one line
+    "zh/wavelength/": ".katex-display",
+    "zh/variants/": ".md-typeset__scrollwrap",
+    "walkthrough/": ".jp-OutputArea-output",  # a printed tensor wider than a phone scrolls, and no line wraps
+    "zh/walkthrough/": ".jp-OutputArea-output",
+}
 
 
 @pytest.mark.parametrize("path", sorted(SCROLLERS))
 def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object, path: str) -> None:
     """Whatever scrolls sideways is a tab stop, a region named in the page's language, and the arrow keys scroll
     it; a formula or table that fits is no tab stop."""
-    name = {"katex-display": {"en": "Formula", "zh": "公式"}, "md-typeset__scrollwrap": {"en": "Table", "zh": "表格"}}
+    name = {
+        "katex-display": {"en": "Formula", "zh": "公式"},
+        "md-typeset__scrollwrap": {"en": "Table", "zh": "表格"},
+        "jp-OutputArea-output": {"en": "Output", "zh": "输出"},
+    }
     lang = "zh" if path.startswith("zh/") else "en"
     with first_view(chromium, base + path, site=base) as view:
         view.wait_until_rendered()
@@ -257,6 +268,11 @@ def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object
         )
         wide = [b for b in boxes if b["wide"]]
         assert wide, f"nothing on {path} is wider than a phone: pick another page for this test"
+        # a notebook's output lines are never broken (JupyterLab's break-all would split a number in two)
+        wrapping = page.eval_on_selector_all(
+            "article .jp-OutputArea-output pre", "els => els.map(e => getComputedStyle(e).whiteSpace)"
+        )
+        assert all(w == "pre" for w in wrapping), wrapping
         label = name[SCROLLERS[path].lstrip(".")][lang]
         assert all(b == {"wide": True, "tabindex": "0", "role": "region", "label": label} for b in wide), wide
         assert all(b["tabindex"] is None and b["role"] is None for b in boxes if not b["wide"]), boxes

@@ -10,8 +10,9 @@ reads who opens no collapsed box — must stay within a budget:
 - at most ``MAX_BLOCKS`` code blocks (every fence: python, its expected output, text, console) on the main path.
 
 The budget is read from the Markdown with ``site_tools.pages`` (the one reader of a page); for the notebook, from
-its cells (Markdown cells as prose, code cells as blocks). Each Learn page ends with "What you now know" and its
-exercises, and the nav's Learn order is the order start here and the home page give.
+its cells (Markdown cells as prose, code cells as blocks). The five English main paths together must read in under
+``MAX_MINUTES`` by the newcomer's model (``reading_minutes``), the home page's promise. Each Learn page ends with
+"What you now know" and its exercises, and the nav's Learn order is the order start here and the home page give.
 """
 
 from __future__ import annotations
@@ -30,9 +31,15 @@ CONFIGS = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
 
-MAX_WORDS = 1500  # English words on a Learn page's main path
-ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.69 measured on the Learn pages (Han + Latin words)
-MAX_BLOCKS = 10  # "about ten" code blocks on the main path (every fence: python, expected output, text)
+MAX_WORDS = 1250  # English words on a Learn page's main path (1500 asked for; 1180 at most reached)
+ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.73 measured on the Learn pages (Han + Latin words)
+MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 7 reached
+# The newcomer's reading model (issue 25, first read-through): prose at 200 words a minute, inline math read as
+# words; code at 10 lines a minute (non-blank, non-comment lines, expected output included); one minute per display
+# formula, figure and explorer, two for the clock figure; a third of a minute per printed notebook output. The home
+# page promises that the Learn track's main text takes "under an hour".
+WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
+MAX_MINUTES = 60
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
@@ -90,6 +97,64 @@ def main_path(path: Path, lang: str) -> tuple[int, int]:
     page = pages.read(path)
     prose, blocks = _main_path(list(page.items))
     return count("\n".join(prose), lang), blocks
+
+
+_INLINE_MATH = re.compile(r"(?<![$\\])\$([^$\n]+)\$")
+_MATH_WORD = re.compile(r"[A-Za-z0-9_\\]+")
+_EXPLORER = re.compile(r'<div class="pe-(?:live|explorer)"')
+_DISPLAY = re.compile(r"\$\$.*?\$\$", flags=re.S)
+
+
+def _code_lines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def _reading(items: list[pages.Item]) -> tuple[list[str], int, int]:
+    """(prose chunks, code lines, figure minutes) of the items a reader sees without opening a collapsed box."""
+    prose: list[str] = []
+    lines = figures = 0
+    for item in items:
+        if isinstance(item, pages.Box):
+            if item.kind == "details" and not item.open:
+                continue
+            inner, n, f = _reading(item.items)
+            prose += [item.title or "", *inner]
+            lines, figures = lines + n, figures + f
+        elif isinstance(item, pages.Prose):
+            prose.append("\n".join(item.lines))
+        elif isinstance(item, pages.Code):
+            lines += _code_lines(item.code)
+        elif isinstance(item, pages.Expected):
+            lines += _code_lines(item.text)
+        elif isinstance(item, pages.Verbatim):
+            lines += _code_lines("\n".join(item.lines[1:-1]))
+        elif isinstance(item, pages.Figure):
+            figures += 2 if item.name == "clock-hands" else 1
+    return prose, lines, figures
+
+
+def _prose_minutes(text: str) -> float:
+    """Words (inline math read symbol by symbol), display formulas and explorers of some Markdown, in minutes."""
+    inline = _INLINE_MATH.findall(_DISPLAY.sub(" ", text))
+    words = count(text, "en") + sum(len(_MATH_WORD.findall(m)) for m in inline)
+    return words / WORDS_PER_MINUTE + len(_DISPLAY.findall(text)) + len(_EXPLORER.findall(text))
+
+
+def reading_minutes(path: Path) -> float:
+    """Minutes the newcomer's model gives the main path of an English Learn page or notebook."""
+    if path.suffix == ".ipynb":
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        text = re.sub(r"<details>.*?</details>", " ", text, flags=re.S)  # the solutions stay closed
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        # a cell shows an output when it prints or ends with an expression (a name, or a name with a subscript)
+        last = [c.strip().splitlines()[-1] for c in code]
+        outputs = sum(
+            "print(" in c or bool(re.fullmatch(r"[\w.]+(\[[^\]]*\])?", e)) for c, e in zip(code, last, strict=True)
+        )
+        return _prose_minutes(text) + sum(map(_code_lines, code)) / LINES_PER_MINUTE + outputs / 3
+    prose, lines, figures = _reading(list(pages.read(path).items))
+    return _prose_minutes("\n".join(prose)) + lines / LINES_PER_MINUTE + figures
 
 
 def budget(lang: str) -> int:
@@ -156,6 +221,20 @@ def _h2(path: Path) -> tuple[list[str], str]:
     return [h.title for h in page.headings if h.level == 2], page.text
 
 
+def test_learn_track_reads_in_under_an_hour() -> None:
+    """The five Learn pages' main text, read in order, takes under an hour by the newcomer's model, and the home
+    page says so (in its opening paragraph and in the learning road) in both languages."""
+    minutes = {name: reading_minutes(pages.pages("en")[name]) for name in LEARN}
+    total = sum(minutes.values())
+    shown = ", ".join(f"{name} {m:.1f}" for name, m in minutes.items())
+    assert total < MAX_MINUTES, f"the Learn track's main path takes {total:.1f} min ({shown}), not under an hour"
+    for lang, promise in (("en", "under an hour"), ("zh", "不到一小时")):
+        home = pages.pages(lang)["index.md"].read_text(encoding="utf-8")
+        opening, road = home.split("\n## ", 1)[0], home.split("{#learner}", 1)[1].split("\n### ", 1)[0]
+        opening, road = " ".join(opening.split()), " ".join(road.split())  # lines joined as the reader reads them
+        assert promise in opening and promise in road, f"{lang}/index.md: no '{promise}' where the road is offered"
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", LEARN)
 def test_learn_page_ends_with_what_you_know_and_exercises(name: str, lang: str) -> None:
@@ -196,3 +275,8 @@ def test_budget_measures_what_it_says() -> None:
     assert count("\n".join(prose), "en") == 8  # Title One two three code Open box Seen
     assert blocks == 1
     assert count("位置编码 uses `sin` and 2 个数。", "zh") == 4 + 1 + 1 + 1 + 1 + 2
+    # the reading model: 200 words (inline math read symbol by symbol) + a display formula + an explorer + 20 lines
+    words = " ".join(["word"] * 197) + " $a + b_i$"  # 197 words, the two symbols a and b_i, and `x` (one word)
+    page = f'{words} `x`\n\n$$\nx\n$$\n\n<div class="pe-explorer"></div>\n'
+    assert _prose_minutes(page) == 200 / WORDS_PER_MINUTE + 1 + 1
+    assert _code_lines("a = 1\n\n# comment\nb = 2\n") == 2

@@ -132,9 +132,19 @@ def plot_rotating_pairs(
             xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # (sin, cos): x, y
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
-            # label p = 1 only where it has visibly moved away from p = 0
+            # label p = 1 only where it has visibly moved away from p = 0; p = 0 sits at twelve o'clock and is
+            # labelled on its left, the others on their right, so that a pair that barely moves (p = 0 and the last
+            # position almost on one spot) keeps its two labels apart
             for p in (0, 1, n - 1) if w[i] > 0.5 else (0, n - 1):
-                ax.annotate(f"p={p}", (xs[p], ys[p]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+                left = p == 0
+                ax.annotate(
+                    f"p={p}",
+                    (xs[p], ys[p]),
+                    textcoords="offset points",
+                    xytext=(-5, 4) if left else (5, 4),
+                    ha="right" if left else "left",
+                    fontsize=8,
+                )
             ax.set_aspect("equal")
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)

@@ -13,7 +13,17 @@ from pe_docs._checks import check_base, check_d_model, check_int
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import wavelengths
 from pe_docs.numerics import exact_rows
-from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, grouped, new_figure, text, themed
+from pe_docs.plotting._style import (
+    Lang,
+    Theme,
+    check_indices,
+    check_lang_theme,
+    grouped,
+    new_figure,
+    text,
+    theme_colours,
+    themed,
+)
 from pe_docs.similarity import binary_code, first_negative, first_rise, neighbour_similarity
 
 MAX_BITS = 12
@@ -289,11 +299,12 @@ def plot_neighbour_similarity(
     max_k = check_int("max_k", max_k, minimum=2)
     base = check_base(base)
     k = torch.arange(1, max_k + 1).numpy()
+    marker_edge = theme_colours(theme)[0]  # the scheme's foreground: markers stand out on the curves
     with themed(lang, theme):
         fig, ax = new_figure(7.0, 3.6)
         for d in ds:
             s = neighbour_similarity(d, max_k, base=base)
-            (line,) = ax.plot(k, s[1:].numpy(), linewidth=1.6, label=f"d = {d}")
+            (line,) = ax.plot(k, s[1:].numpy(), linewidth=1.6, label=f"d = {d}", zorder=2)
             r, neg = first_rise(s), first_negative(s)
             if r is not None:
                 ax.plot(
@@ -301,8 +312,10 @@ def plot_neighbour_similarity(
                     [s[r].item()],
                     "v",
                     color=line.get_color(),
-                    markersize=8,
-                    markeredgecolor="0.5",
+                    markersize=9,
+                    markeredgecolor=marker_edge,
+                    markeredgewidth=1.4,
+                    zorder=4,
                     label=text(lang, en=f"d = {d}: rises after k = {r}", zh=f"d = {d}：k = {r} 之后回升"),
                 )
             if neg is not None:
@@ -311,8 +324,10 @@ def plot_neighbour_similarity(
                     [s[neg].item()],
                     "o",
                     color=line.get_color(),
-                    markersize=7,
-                    markeredgecolor="0.5",
+                    markersize=9,
+                    markeredgecolor=marker_edge,
+                    markeredgewidth=1.4,
+                    zorder=4,
                     label=text(lang, en=f"d = {d}: first < 0 at k = {neg}", zh=f"d = {d}：k = {neg} 首次 < 0"),
                 )
         ax.axhline(0, color="0.5", linewidth=0.8)
