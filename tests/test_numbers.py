@@ -167,7 +167,8 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     en = tmp_path / "en" / "wavelength.md"
     text = en.read_text(encoding="utf-8")
     assert "1.0366" in text and "60 611" in text
-    text = text.replace("the factor 1.0366", "the factor 1.0466").replace("is 60 611", "is 61 611")
+    text = text.replace("$: 1.0366 for", "$: 1.0466 for").replace("wavelength is 60 611", "wavelength is 61 611")
+    assert "1.0466" in text and "61 611" in text  # the two edits took
     en.write_text(text, encoding="utf-8")
     problems = stated_numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
     line = next(i for i, t in enumerate(en.read_text(encoding="utf-8").splitlines(), 1) if "1.0466" in t)
