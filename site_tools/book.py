@@ -823,6 +823,69 @@ def _chapter_pages(pdf_bytes: bytes, book: Assembled) -> dict[str, str]:
     return out
 
 
+# What a printed book depends on besides its assembled page: the files the page loads from the site (stylesheets,
+# fonts, figures, images), the book's own code and styles, the printer and the fonts installed on the machine.
+_PRINTED_SUFFIXES = (".css", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".woff", ".woff2", ".ttf", ".otf")
+
+
+def book_key(book: Assembled, site_dir: Path) -> str:
+    """The content key of a printed book: a digest of everything printing it reads.
+
+    That is the assembled print page (every chapter's text, the title page's version and date), every file under
+    the site that the page can load (the suffixes of ``_PRINTED_SUFFIXES``: stylesheets, fonts, figures, images),
+    this module and ``book.css``, the versions of Chromium's driver and of pikepdf, and the fonts fontconfig lists
+    (the Chinese text is set in an installed font). Two builds with the same key print the same book, so
+    :func:`build` reuses the cached file (``.cache/books/``, or ``$PE_DOCS_CACHE/books/``), as the build reuses
+    figures and executed notebooks; ``PE_DOCS_NO_CACHE=1`` prints every book again.
+    """
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+
+    def add(label: str, data: bytes) -> None:
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
+
+    add("page", book.html.encode("utf-8"))
+    root = Path(site_dir)
+    for file in sorted(f for f in root.rglob("*") if f.suffix.lower() in _PRINTED_SUFFIXES and f.is_file()):
+        add(file.relative_to(root).as_posix(), file.read_bytes())
+    add("book.py", Path(__file__).read_bytes())
+    add("book.css", BOOK_CSS.read_bytes())
+    for package in ("playwright", "pikepdf"):
+        add(package, metadata.version(package).encode())
+    fonts = subprocess.run(["fc-list", "--format", "%{file}\n"], capture_output=True, text=True, check=False).stdout
+    add("fonts", "\n".join(sorted(fonts.splitlines())).encode())
+    return digest.hexdigest()
+
+
+def _cached_print(book: Assembled, site_dir: Path, out: Path) -> Printed:
+    """:func:`print_book`, or the book printed before from the same inputs (:func:`book_key`)."""
+    from site_tools import figures, kernels
+
+    if not kernels.caching():
+        return print_book(book, site_dir, out)
+    start = time.perf_counter()
+    entry = figures.cache_root() / "books" / book_key(book, site_dir)
+    pdf, facts = entry / "book.pdf", entry / "printed.json"
+    if pdf.is_file() and facts.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        partial = out.with_name(out.name + ".part")
+        partial.write_bytes(pdf.read_bytes())
+        partial.replace(out)
+        known = json.loads(facts.read_text(encoding="utf-8"))
+        log.info("%s: the same book as printed before (cache %s)", book.lang, entry.name[:12])
+        return Printed(**{**known, "lang": book.lang, "path": out, "seconds": time.perf_counter() - start})
+    printed = print_book(book, site_dir, out)
+    entry.mkdir(parents=True, exist_ok=True)
+    staged = entry / "book.pdf.part"
+    staged.write_bytes(out.read_bytes())
+    staged.replace(pdf)
+    kept = {k: v for k, v in dataclasses.asdict(printed).items() if k not in ("lang", "path", "seconds")}
+    facts.write_text(json.dumps(kept), encoding="utf-8")
+    return printed
+
+
 def build(
     site_dir: Path = SITE_DIR,
     langs: tuple[str, ...] = tuple(CONFIGS),
@@ -856,7 +919,8 @@ def build(
     release = version() if release is None else release
 
     def one(lang: str) -> Printed:
-        printed = print_book(assemble(site_dir, lang, release=release, date=date), site_dir, out_dir / pdf_path(lang))
+        assembled = assemble(site_dir, lang, release=release, date=date)
+        printed = _cached_print(assembled, site_dir, out_dir / pdf_path(lang))
         log.info(
             "%s: %s, %d pages, %.1f MB, %.1f s (%d wide elements scaled to fit, %d code blocks wrapped)",
             lang,
@@ -882,13 +946,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", choices=sorted(CONFIGS), action="append", help="only this language")
     parser.add_argument("--json", action="store_true", help="print what was built as JSON")
     parser.add_argument("--serial", action="store_true", help="print the languages one after the other")
+    parser.add_argument("--release", help="the version on the title page (default: git describe)")
+    parser.add_argument("--date", help="the date on the title page (default: today, or $SOURCE_DATE_EPOCH's)")
     parser.add_argument("-v", "--verbose", action="store_true", help="say how long each step takes")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     log.setLevel(logging.DEBUG if args.verbose else logging.INFO)
     logging.getLogger("pikepdf").setLevel(logging.WARNING)  # its "logger bridge initialized"
     start = time.perf_counter()
-    results = build(args.site_dir, tuple(args.lang or CONFIGS), out_dir=args.out_dir, parallel=not args.serial)
+    results = build(
+        args.site_dir,
+        tuple(args.lang or CONFIGS),
+        out_dir=args.out_dir,
+        release=args.release,
+        date=args.date,
+        parallel=not args.serial,
+    )
     log.info("books built in %.1f s", time.perf_counter() - start)
     if args.json:
         rows = [{**dataclasses.asdict(r), "path": str(r.path)} for r in results]
