@@ -97,3 +97,36 @@ def test_only_the_last_check_imports_pe_docs() -> None:
         assert all("pe_docs" not in source for source in code[:-1]), path
         assert "except ModuleNotFoundError as err:" in code[-1] and 'if err.name != "pe_docs":' in code[-1]
         assert "pip install" not in "".join(c.source for c in nbformat.read(path, as_version=4).cells), path
+
+
+def _cells_until_error(cells: list[str]) -> tuple[int, BaseException | None]:
+    """Run code cells in one namespace, as a kernel would; the index of the cell that raised, and its error."""
+    namespace: dict[str, object] = {}
+    for index, source in enumerate(cells):
+        try:
+            exec(compile(source, f"<cell {index}>", "exec"), namespace)  # the notebook's own cells
+        except Exception as err:  # which error, and where: what the exercise states
+            return index, err
+    return len(cells), None
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+def test_exercise_1_forget_the_column(path: Path) -> None:
+    """Exercise 1's story: without ``.unsqueeze(1)``, ``pos * w`` raises nothing, step 4's ``phase[:, :4]`` raises
+    IndexError; printing ``phase`` whole, only step 6's check fails (every row the same); with ``max_len`` other
+    than ``d_model / 2`` the product itself raises."""
+    code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    step1 = next(i for i, s in enumerate(code) if ".unsqueeze(1)" in s)
+    step4 = next(i for i, s in enumerate(code) if "phase = pos * w" in s)
+    assert "phase[:, :4]" in code[step4]
+    code[step1] = code[step1].replace(".unsqueeze(1)", "")
+    at, err = _cells_until_error(code)
+    assert (at, type(err)) == (step4, IndexError), (at, err)
+    whole = [*code[:step4], "phase = pos * w\nassert phase.shape == (8,)\nphase", *code[step4 + 1 :]]
+    at, err = _cells_until_error(whole)
+    assert (at, type(err)) == (len(code) - 1, AssertionError), (at, err)  # the final check
+    first = next(i for i, s in enumerate(code) if "max_len, d_model = 8, 16" in s)
+    other = list(code)
+    other[first] = code[first].replace("max_len, d_model = 8, 16", "max_len, d_model = 10, 16")
+    at, err = _cells_until_error(other)
+    assert (at, type(err)) == (step4, RuntimeError), (at, err)
