@@ -1,4 +1,4 @@
-"""The Learn track: a newcomer finishes it in under an hour, in the order the site gives it.
+"""The Learn track: a newcomer reads its main text in about an hour (under 60 minutes by the model), in nav order.
 
 The Learn pages are the pages of the nav's first section (Learn / 学习). Each one's **main path** — what a reader
 reads who opens no collapsed box — must stay within a budget:
@@ -36,8 +36,9 @@ ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.73 measured o
 MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 7 reached
 # The newcomer's reading model (issue 25, first read-through): prose at 200 words a minute, inline math read as
 # words; code at 10 lines a minute (non-blank, non-comment lines, expected output included); one minute per display
-# formula, figure and explorer, two for the clock figure; a third of a minute per printed notebook output. The home
-# page promises that the Learn track's main text takes "under an hour".
+# formula, figure and explorer, two for the clock figure; a third of a minute per printed notebook output. The model
+# keeps the main text under an hour; the home page promises "about an hour", since the second read-through, with
+# the notebook run and the complex view read twice, took 76 minutes by the reader's own judgement (58 by the model).
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
 MAX_MINUTES = 60
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
@@ -223,12 +224,12 @@ def _h2(path: Path) -> tuple[list[str], str]:
 
 def test_learn_track_reads_in_under_an_hour() -> None:
     """The five Learn pages' main text, read in order, takes under an hour by the newcomer's model, and the home
-    page says so (in its opening paragraph and in the learning road) in both languages."""
+    page promises about an hour (in its opening paragraph and in the learning road) in both languages."""
     minutes = {name: reading_minutes(pages.pages("en")[name]) for name in LEARN}
     total = sum(minutes.values())
     shown = ", ".join(f"{name} {m:.1f}" for name, m in minutes.items())
     assert total < MAX_MINUTES, f"the Learn track's main path takes {total:.1f} min ({shown}), not under an hour"
-    for lang, promise in (("en", "under an hour"), ("zh", "不到一小时")):
+    for lang, promise in (("en", "about an hour"), ("zh", "一小时左右")):
         home = pages.pages(lang)["index.md"].read_text(encoding="utf-8")
         opening, road = home.split("\n## ", 1)[0], home.split("{#learner}", 1)[1].split("\n### ", 1)[0]
         opening, road = " ".join(opening.split()), " ".join(road.split())  # lines joined as the reader reads them
