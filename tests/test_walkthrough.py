@@ -100,14 +100,22 @@ def test_only_the_last_check_imports_pe_docs() -> None:
 
 
 def _cells_until_error(cells: list[str]) -> tuple[int, BaseException | None]:
-    """Run code cells in one namespace, as a kernel would; the index of the cell that raised, and its error."""
+    """Run code cells in one namespace, as a kernel would; the index of the cell that raised, and its error.
+
+    The cells set torch's print options for the whole process: they are put back to torch's defaults after, as a
+    fresh process has them (doctests in the same worker print tensors)."""
+    import torch
+
     namespace: dict[str, object] = {}
-    for index, source in enumerate(cells):
-        try:
-            exec(compile(source, f"<cell {index}>", "exec"), namespace)  # the notebook's own cells
-        except Exception as err:  # which error, and where: what the exercise states
-            return index, err
-    return len(cells), None
+    try:
+        for index, source in enumerate(cells):
+            try:
+                exec(compile(source, f"<cell {index}>", "exec"), namespace)  # the notebook's own cells
+            except Exception as err:  # which error, and where: what the exercise states
+                return index, err
+        return len(cells), None
+    finally:
+        torch.set_printoptions(profile="default", sci_mode=None)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
