@@ -7,12 +7,18 @@ also checks that the site works at an address other than the one in mkdocs.yml. 
 process serves the folder for the whole run and tells the workers its address; the first worker that needs the site
 builds it (a file lock: one build, the others wait for it and use it, or report its error).
 
+The port is the checkout's own (:func:`stable_port`), the same at every run, so the site's absolute addresses (its
+canonical links, the books' "online at" lines) do not change from run to run and the books' content-keyed cache is
+reused; when another run of the same checkout holds it, any free port serves (and the books are printed again).
+
 Fixtures: ``built_site``, ``site_dir``, ``site_base``. A test that uses one of them needs the built site
 (:data:`SITE_FIXTURES`: ``make check`` leaves it to ``make test``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import time
 from collections.abc import Iterator
@@ -26,7 +32,24 @@ from site_tools import build
 from site_tools.browser import serve_site
 
 TEST_PREFIX = "/pe-docs-test/"
+ROOT = Path(__file__).resolve().parents[2]
 SITE_FIXTURES = frozenset({"built_site", "site_dir", "site_base"})
+
+
+def stable_port(root: Path = ROOT) -> int:
+    """This checkout's port: from a digest of its path, in 20000–32767, below Linux's ephemeral ports (32768 up),
+    which the kernel hands out for port 0."""
+    digest = hashlib.sha256(str(root).encode("utf-8")).digest()
+    return 20_000 + int.from_bytes(digest[:4], "big") % 12_768
+
+
+def serve_test_site(stack: contextlib.ExitStack, site_dir: Path) -> str:
+    """Serve ``site_dir`` under :data:`TEST_PREFIX` on :func:`stable_port` (any free port if it is taken) until
+    ``stack`` closes; the base address."""
+    try:
+        return stack.enter_context(serve_site(site_dir, TEST_PREFIX, port=stable_port()))
+    except OSError:  # another run of this checkout serves there
+        return stack.enter_context(serve_site(site_dir, TEST_PREFIX))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -35,7 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
     run = state(config)  # serve the shared site folder from here, for the whole run
     site_dir = Path(run["dir"]) / "public" / "site"
     run["site_dir"] = str(site_dir)
-    run["site_base"] = run["stack"].enter_context(serve_site(site_dir, TEST_PREFIX))
+    run["site_base"] = serve_test_site(run["stack"], site_dir)
 
 
 def _build(site_dir: Path, base: str) -> dict[str, object]:
@@ -55,7 +78,8 @@ def built_site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFac
     run = state(pytestconfig)
     if "site_dir" not in run:  # one process: build and serve here
         site_dir = tmp_path_factory.mktemp("public") / "site"
-        with serve_site(site_dir, TEST_PREFIX) as base:
+        with contextlib.ExitStack() as stack:
+            base = serve_test_site(stack, site_dir)
             yield {"dir": site_dir, "base": base, **_build(site_dir, base)}
         return
     from filelock import FileLock
