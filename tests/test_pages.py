@@ -288,3 +288,29 @@ def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
         assert _mentions(value, names), value
     for value in (docs / "en" / "wavelength.md", "formula/", "formula", ("en", "log-trick.md"), 3, None, "heatmap"):
         assert not _mentions(value, names), value
+
+
+def _details(text: str) -> tuple[int, int]:
+    """How many ``<details>`` a Markdown text opens and closes, outside code (fences and inline code)."""
+    text = re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.S | re.M)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return len(re.findall(r"<details\b", text)), text.count("</details>")
+
+
+def test_collapsed_blocks_are_closed_in_every_page_and_notebook_cell() -> None:
+    """A ``<details>`` left open folds everything after it into that box (an exercise hid the next one) — in a
+    page, or in one markdown cell of a hand-written notebook; and the two languages fold the same things."""
+    import nbformat
+
+    counts: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    for lang in pages.LANGS:
+        for name, path in pages.pages(lang).items():
+            if path.suffix == ".md":
+                parts = [path.read_text(encoding="utf-8")]
+            else:
+                parts = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+            counts.setdefault(name, {})[lang] = [_details(part) for part in parts]
+    unclosed = [f"{lang}/{name}" for name, by in counts.items() for lang, c in by.items() if any(o != s for o, s in c)]
+    assert not unclosed, f"<details> opened and not closed in: {unclosed}"
+    differ = [name for name, by in counts.items() if len({tuple(c) for c in by.values()}) > 1]
+    assert not differ, f"the two languages fold different things in: {differ}"
