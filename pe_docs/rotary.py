@@ -240,6 +240,14 @@ def apply_rope(
     return q_out.to(q.dtype), k_out.to(k.dtype)
 
 
+def _distance_angles(distances: torch.Tensor, d_head: int, base: float) -> tuple[int, torch.Tensor]:
+    """``d_head`` checked, and the angles ``m θ_i`` in float64, one row per distance (``distances`` flattened)."""
+    d = check_d_model(d_head, "d_head")
+    if not isinstance(distances, torch.Tensor) or distances.is_complex() or distances.dtype == torch.bool:
+        raise TypeError(f"distances must be a real tensor, got {type(distances).__name__}")
+    return d, distances.to(torch.float64).reshape(-1, 1) * inverse_frequencies(d, base=base)
+
+
 def rope_decay_bound(distances: torch.Tensor, d_head: int, *, base: float = 10000.0) -> torch.Tensor:
     """RoFormer's upper bound on the score at relative distance ``m``, divided by ``max |h|`` (its Figure 2).
 
@@ -265,12 +273,8 @@ def rope_decay_bound(distances: torch.Tensor, d_head: int, *, base: float = 1000
         >>> rope_decay_bound(torch.tensor([0, 1]), 4).round(decimals=4)
         tensor([1.5000, 1.3800], dtype=torch.float64)
     """
-    d = check_d_model(d_head, "d_head")
-    if not isinstance(distances, torch.Tensor) or distances.is_complex() or distances.dtype == torch.bool:
-        raise TypeError(f"distances must be a real tensor, got {type(distances).__name__}")
-    theta = inverse_frequencies(d, base=base)
-    m = distances.to(torch.float64).reshape(-1, 1)
-    phases = torch.polar(torch.ones_like(m * theta), m * theta)  # e^{i m θ_k}
+    d, angles = _distance_angles(distances, d_head, base)
+    phases = torch.polar(torch.ones_like(angles), angles)  # e^{i m θ_k}
     partial = phases.cumsum(dim=-1)  # S_1 … S_{d/2}
     return (partial.abs().sum(dim=-1) / (d // 2)).reshape(distances.shape)
 
@@ -299,9 +303,5 @@ def rope_identical_score(distances: torch.Tensor, d_head: int, *, base: float = 
         >>> rope_identical_score(torch.tensor([0, 1]), 4).round(decimals=4)
         tensor([1.0000, 0.7701], dtype=torch.float64)
     """
-    d = check_d_model(d_head, "d_head")
-    if not isinstance(distances, torch.Tensor) or distances.is_complex() or distances.dtype == torch.bool:
-        raise TypeError(f"distances must be a real tensor, got {type(distances).__name__}")
-    theta = inverse_frequencies(d, base=base)
-    m = distances.to(torch.float64).reshape(-1, 1)
-    return torch.cos(m * theta).mean(dim=-1).reshape(distances.shape)
+    _, angles = _distance_angles(distances, d_head, base)
+    return torch.cos(angles).mean(dim=-1).reshape(distances.shape)

@@ -117,8 +117,9 @@ def _version(name: str) -> str:
         return ""
 
 
-def _copy_repository(dest: Path) -> Path:
-    """The repository's files (``git ls-files``) in ``dest``, with the installed KaTeX: a place to build in."""
+def copy_repository(dest: Path) -> Path:
+    """The repository's files (``git ls-files``: tracked and untracked, not ignored) in ``dest``, with the installed
+    KaTeX (``node_modules``, linked): a place to build in. Also what the tests' release copies start from."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -142,7 +143,7 @@ def trial(name: str, lang: str, work: Path, timeout: int = 1800) -> Trial:
         return result
     repo = work / name
     if not repo.is_dir():
-        _copy_repository(repo)
+        copy_repository(repo)
     config = engine.CONFIGS[lang].relative_to(ROOT)
     start = time.perf_counter()
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(work / f"{name}-cache")}

@@ -38,19 +38,9 @@ def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """
     import subprocess
 
-    copy = tmp_path_factory.mktemp("release") / "pe-docs"
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\0")
-    for rel in filter(None, listed):
-        if (ROOT / rel).is_file():
-            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, copy / rel)
-    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    from site_tools.successor import copy_repository
+
+    copy = copy_repository(tmp_path_factory.mktemp("release") / "pe-docs")
     (ROOT / ".cache").mkdir(exist_ok=True)
     (copy / ".cache").symlink_to(ROOT / ".cache")
     chapter = subprocess.run(
