@@ -121,7 +121,7 @@
       ["attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"]],
     llama3: [["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"], []],
   };
-  // Python's truth value of a setting (`params.get("beta_fast") or 32.0`): None, 0, False and "" are false.
+  // Python's truth value of a setting (`params.get("mscale") and …`): None, 0, False and "" are false.
   const falsy = (v) => v === undefined || v === null || v === 0 || v === false || v === "";
   const quote = (names) => names.map((n) => `'${n}'`).join(", ");
 
@@ -130,7 +130,7 @@
   // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
   // Returns {invFreq: Float64Array(dHead / 2), attentionScaling}.
   function ropeFrequencies(dHead, base = 10000, scaling = null, seqLen = null) {
-    const d = checkEven(dHead, "d_head");
+    const d = checkEven(dHead, "head_dim");
     const b = checkBase(base);
     if (scaling === null || scaling === undefined) scaling = {};
     if (typeof scaling !== "object" || Array.isArray(scaling)) {
@@ -180,6 +180,10 @@
     if (ropeType === "linear") return result(positionInterpolationFrequencies(d, factor, b), 1);
     const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
     if (ropeType === "dynamic") {
+      if (d < 4) {
+        throw argumentError(RangeError, `head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got ${d}`,
+          "head_dim", d, "min", 4);
+      }
       const scale = dynamicNtkScale(factor, seqLen !== null && seqLen !== undefined ? seqLen : original, original);
       return result(ntkAwareFrequencies(d, scale, b), 1);
     }
@@ -188,8 +192,11 @@
       const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
       return result(llama3Frequencies(d, factor, original, b, low, high), 1);
     }
-    const betaFast = falsy(params.beta_fast) ? 32 : params.beta_fast;
-    const betaSlow = falsy(params.beta_slow) ? 1 : params.beta_slow;
+    // null is the default; 0 is refused, not replaced (transformers reads 0 as the default)
+    const beta = (name, fallback) => (params[name] === undefined || params[name] === null ? fallback
+      : checkReal(key(name), params[name], 0, true));
+    const betaFast = beta("beta_fast", 32);
+    const betaSlow = beta("beta_slow", 1);
     const truncate = "truncate" in params ? params.truncate : true;
     checkBool(key("truncate"), truncate);
     const w = yarnFrequencies(d, factor, original, b, betaFast, betaSlow, truncate);
