@@ -39,7 +39,8 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import inverse_frequencies, neighbour_similarity, sinusoidal_table, wavelengths
+from pe_docs import inverse_frequencies, sinusoidal_table, wavelengths
+from pe_docs.analysis import neighbour_similarity
 from site_tools.browser import serve_site, shared_browser
 
 pytestmark = pytest.mark.browser

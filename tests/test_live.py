@@ -32,14 +32,8 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import (
-    alibi_slopes,
-    inverse_frequencies,
-    ntk_aware_frequencies,
-    rope_frequencies,
-    rope_rotate,
-    t5_relative_bucket,
-)
+from pe_docs import alibi_slopes, inverse_frequencies, rope_frequencies, t5_relative_bucket
+from pe_docs.analysis import ntk_aware_frequencies, rope_rotate
 from site_tools.browser import serve_site, shared_browser
 
 pytestmark = pytest.mark.browser
