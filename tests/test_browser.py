@@ -240,8 +240,8 @@ def test_math_shows_without_javascript(base: str, chromium: object, path: str) -
 
 # A page and what scrolls sideways on it at phone width: display formulas and tables that are wider than the screen.
 SCROLLERS = {
-    "wavelength/": ".katex-display",  # the similarity s(k), three formulas on one line
-    "zh/wavelength/": ".katex-display",
+    "relative-schemes/": ".katex-display",  # Shaw et al.'s three equations, Transformer-XL's four-term score
+    "zh/relative-schemes/": ".katex-display",
     "zh/variants/": ".md-typeset__scrollwrap",
     "walkthrough/": ".jp-OutputArea-output",  # a printed tensor wider than a phone scrolls, and no line wraps
     "zh/walkthrough/": ".jp-OutputArea-output",
