@@ -145,19 +145,15 @@ def language(config: MkDocsConfig) -> str:
 
 
 def finishing(config: MkDocsConfig) -> dict[str, Any]:
-    """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls``,
-    ``alternates`` (``extra.alternate`` at absolute addresses) and ``jieba_dict`` (the search plugin's
-    ``jieba_dict_user``, which Material cut the index's Chinese with)."""
+    """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls`` and
+    ``alternates`` (``extra.alternate`` at absolute addresses)."""
     from site_tools import publish
 
-    search = config.plugins.get("search") or config.plugins.get("material/search")
-    jieba_dict = search.config.get("jieba_dict_user") if search is not None else None
     return {
         "lang": language(config),
         "docs_dir": Path(config.docs_dir),
         "use_directory_urls": bool(config.use_directory_urls),
         "alternates": publish.alternate_links(config.site_url or None, list(config.extra.get("alternate") or [])),
-        "jieba_dict": str(jieba_dict) if jieba_dict else None,
     }
 
 
