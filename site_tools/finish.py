@@ -12,13 +12,12 @@ text.)
 1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
    are checked against, at the end of the content.
 2. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-3. **Head links**: each language's twin of the page (``<link rel="alternate" hreflang>``, absolute, and
-   ``x-default``: English) instead of the engine's links to each language's home page.
-4. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
+3. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
    cut down to the rules the page can use, in one cached file.
-5. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
+4. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
 
-Then, once per language: the source maps Material ships are dropped (``site_tools.publish``); ``.nojekyll``. A
+Then, once per language: the sitemap names each page's twin in every language (``site_tools.publish``); the source
+maps Material ships are dropped; ``.nojekyll``. A
 page's content is Material's ``article`` (else the ``<body>``); its "Last update" box stays last
 (``site_tools.engine`` lists what this module knows of the engine's HTML). The preview (``site_tools.preview``)
 finishes only the pages a change rebuilt.
@@ -101,7 +100,7 @@ class Finisher:
     Args:
         lang: The language (``"en"``, ``"zh"``).
         alternates: Every language's site with its absolute address, ``[{"lang": "en", "url": …}, …]``
-            (``site_tools.publish.alternate_links``); empty: the head links are left as they are.
+            (``site_tools.publish.alternate_links``); empty: the sitemap is left as it is.
     """
 
     def __init__(self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = ()) -> None:
@@ -145,28 +144,14 @@ class Finisher:
         if line:
             _append(tree, content, line, before=content.css_first(SOURCE_FILE))
         warnings = formulas.typeset(tree, self.katex, where=page.where(), lang=self.lang)
-        self._head_links(tree, page)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
         return dom.write(tree), warnings
 
-    def _head_links(self, tree: dom.Tree, page: Page) -> None:
-        """Replace the links to each language's home page by links to this page's twin in each language."""
-        if not self.alternates or tree.head is None:
-            return
-        existing = tree.head.css('link[rel="alternate"][hreflang]')
-        if not existing:
-            return
-        for alt in self.alternates:
-            for hreflang in (alt["lang"], "x-default") if alt["lang"] == "en" else (alt["lang"],):
-                link = dom.element(tree, "link", rel="alternate", href=f"{alt['url']}{page.url}", hreflang=hreflang)
-                existing[0].insert_before(link, move=True)
-        for node in existing:
-            node.decompose()
-
     def site(self, site_dir: Path | str) -> None:
-        """What is done once per language: no source maps, ``.nojekyll``."""
+        """What is done once per language: the twins in the sitemap, no source maps, ``.nojekyll``."""
+        publish.sitemap_alternates(site_dir, self.lang, self.alternates)
         publish.drop_source_maps(site_dir)
         publish.write_nojekyll(site_dir)
 

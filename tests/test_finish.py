@@ -84,13 +84,41 @@ def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: f
     figures = [img for img in tree.css("img") if "figures/" in (img.attributes.get("src") or "")]
     assert figures and all(img.attributes.get("loading") == "lazy" for img in figures)
     assert {(img.attributes["width"], img.attributes["height"]) for img in figures} == {("672", "403")}
-    # head: the page's twin in each language, absolute
+    # head: as the engine wrote it (the twins are named in the sitemap: test_the_sitemap_names_each_page_s_twins)
     hreflang = [(link.attributes["hreflang"], link.attributes["href"]) for link in tree.css("link[hreflang]")]
-    assert hreflang == [
-        ("en", "https://example.org/docs/formula/"),
-        ("x-default", "https://example.org/docs/formula/"),
-        ("zh", "https://example.org/docs/zh/formula/"),
+    assert hreflang == [("en", "../"), ("zh", "./")]
+
+
+def test_the_sitemap_names_each_page_s_twins(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """Once per language: each page of the sitemap (and of its gzipped copy, whose timestamp stays the engine's)
+    names its twin in each language, absolute, and ``x-default`` (English); a page elsewhere is left alone."""
+    import gzip
+
+    sitemap = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.org/docs/zh/formula/</loc><lastmod>2026-11-29</lastmod></url>"
+        "<url><loc>https://example.org/docs/zh/</loc></url><url><loc>https://example.org/other/</loc></url></urlset>"
+    )
+    (tmp_path / "sitemap.xml").write_text(sitemap, encoding="utf-8")
+    (tmp_path / "sitemap.xml.gz").write_bytes(gzip.compress(sitemap.encode(), mtime=1_700_000_000))
+    finisher.site(tmp_path)
+    written = (tmp_path / "sitemap.xml").read_text(encoding="utf-8")
+    assert gzip.decompress((tmp_path / "sitemap.xml.gz").read_bytes()).decode() == written
+    assert (tmp_path / "sitemap.xml.gz").read_bytes()[4:8] == (1_700_000_000).to_bytes(4, "little")
+    links = re.findall(r'<loc>([^<]+)</loc>|<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)" />', written)
+    assert links == [
+        ("https://example.org/docs/zh/formula/", "", ""),
+        ("", "en", "https://example.org/docs/formula/"),
+        ("", "x-default", "https://example.org/docs/formula/"),
+        ("", "zh", "https://example.org/docs/zh/formula/"),
+        ("https://example.org/docs/zh/", "", ""),
+        ("", "en", "https://example.org/docs/"),
+        ("", "x-default", "https://example.org/docs/"),
+        ("", "zh", "https://example.org/docs/zh/"),
+        ("https://example.org/other/", "", ""),
     ]
+    finisher.site(tmp_path)
+    assert (tmp_path / "sitemap.xml").read_text(encoding="utf-8") == written  # done once
 
 
 MATERIAL_PAGE = """<!doctype html><html><head><link rel="alternate" href="../" hreflang="en"></head><body>
@@ -154,11 +182,10 @@ def test_a_strict_build_fails_on_finishing_warnings(caplog: pytest.LogCaptureFix
 @pytest.mark.site
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_the_built_site_is_finished(site_dir: Path, lang: str) -> None:
-    """The session's build ran the pass on every page: no TeX left, Chinese joined, head links to the twins."""
+    """The session's build ran the pass on every page: no TeX left (the sitemap's twins:
+    ``tests/test_site_build.py``)."""
     prefix = site_dir if lang == "en" else site_dir / lang
     for page in finish.site_pages(pages.DOCS / lang):
         tree = dom.parse((prefix / page.file).read_text(encoding="utf-8"))
         untypeset = [n for n in tree.css(".arithmatex") if not n.css_first(".katex")]
         assert untypeset == [], page.src_uri
-        twins = {link.attributes["hreflang"]: link.attributes["href"] for link in tree.css("head link[hreflang]")}
-        assert set(twins) == {"en", "zh", "x-default"} and all(h.endswith(page.url) for h in twins.values())
