@@ -137,20 +137,6 @@ def test_build_time_is_reported(built_site: dict[str, object]) -> None:
     print(f"\nsite build: {built_site['seconds']:.1f} s ({timings})")
 
 
-def test_no_line_break_between_chinese_characters(site_dir: Path) -> None:
-    """Wrapped lines of the Chinese sources would render as spaces in Chrome/Edge; the build removes them."""
-    from site_tools import cjk
-
-    found = {}
-    for name in pages.pages("zh"):
-        stem = name.rsplit(".", 1)[0]
-        html = (site_dir / "zh" / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
-        article = html.split('<article class="md-content__inner', 1)[1].split("</article>", 1)[0]
-        if cjk.wide_line_breaks(article):
-            found[name] = cjk.wide_line_breaks(article)[:3]
-    assert found == {}, found
-
-
 # --- publishing: addresses, head links, reader conveniences, page weight ------------------------------------------
 
 REPOSITORY = "https://github.com/pe-docs/pe-docs"
