@@ -269,10 +269,10 @@ def _etree_tokens(parent: Element, stashed: Callable[[str], list[_Token]], out: 
         slot = _Slot(owner, attr, [])
         last = 0
         for m in _STASHED.finditer(value):
-            slot.tokens.append(_Token("text", value[last : m.start()], slot))
-            slot.tokens.append(_Token("mark", m.group(0)))  # kept as it is; what it holds is read below
-            out.extend(slot.tokens[-2:-1])
-            out.extend(stashed(m.group(1)))
+            piece = _Token("text", value[last : m.start()], slot)
+            slot.tokens += [piece, _Token("mark", m.group(0))]  # the placeholder is written back as it is
+            out.append(piece)
+            out.extend(stashed(m.group(1)))  # what it stands for
             last = m.end()
         slot.tokens.append(_Token("text", value[last:], slot))
         out.append(slot.tokens[-1])
