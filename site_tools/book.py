@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_tools import engine
+from site_tools import dom, engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
@@ -247,12 +247,11 @@ def _entry(item: Any) -> tuple[Any, Any]:
 # ---- one chapter: the built page's article, made part of the book --------------------------------------------------
 
 
-_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</article>', re.S)
-_HEAD_CSS = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>|<link\b[^>]*\bhref="[^"]+\.css"[^>]*>')
-_HREF = re.compile(r'\bhref="([^"]+)"')
-_CANONICAL = re.compile(r'<link rel="canonical" href="([^"]+)"')
-_BODY = re.compile(r"<body\b([^>]*)>")
-_HTML_LANG = re.compile(r'<html\b[^>]*\blang="([^"]+)"')
+# What the book reads of a built page (site_tools.dom parses it, as the finishing pass does; site_tools.engine lists
+# what is Material's): the article, the head's stylesheets and canonical address, <html>'s and <body>'s attributes.
+_ARTICLE = "article.md-content__inner"
+_HEAD_CSS = 'head link[rel="stylesheet"], head link[href$=".css"]'
+_CANONICAL = 'head link[rel="canonical"]'
 # Dropped from every article: the page's buttons (notebook, edit, view source), the headings' permalinks, scripts,
 # the last-update line, the empty per-line anchors of code blocks, the explorer's assets.
 _DROP = (
@@ -279,7 +278,8 @@ class Page:
     ids: set[str]
     links: list[str]  # the internal links (``#...``) it makes
     stylesheets: list[str]  # site paths of the stylesheets its head links
-    head: str  # the built page's <head> … <body> opening, for the language's attributes
+    html_lang: str | None  # the built page's <html lang>
+    body_attributes: dict[str, str | None]  # and its <body>'s attributes (Material's colour scheme, …)
 
 
 def anchor(chapter: Chapter, id_: str) -> str:
@@ -331,24 +331,20 @@ class _Book:
         return self.public_root + site_path + (f"#{fragment}" if fragment else "")
 
     def read(self, chapter: Chapter) -> Page:
-        from selectolax.lexbor import LexborHTMLParser
-
         path = self.prefix + chapter.url
         file = self.site_dir / path / "index.html"
         if not file.is_file():
             raise BookError(f"{file} is missing: build the site first (make site), with {chapter.src} in the nav")
-        built = file.read_text(encoding="utf-8")
-        found = _ARTICLE.search(built)
-        if not found:
-            raise BookError(f'{file} has no <article class="md-content__inner md-typeset">: not a built page')
-        head = built[: built.find("</head>")]
-        stylesheets = []
-        for tag in _HEAD_CSS.findall(head):
-            href = _HREF.search(tag)
-            if href and "glightbox" not in href.group(1):
-                stylesheets.append(_site_path(path, href.group(1))[0])
-        tree = LexborHTMLParser(f"<article>{found.group(1)}</article>")
-        article = tree.css_first("article")
+        tree = dom.parse(file.read_text(encoding="utf-8"))
+        article = tree.css_first(_ARTICLE)
+        if article is None:
+            raise BookError(f'{file} has no <article class="md-content__inner">: not a built page')
+        stylesheets: list[str] = []
+        for link in tree.css(_HEAD_CSS):
+            href = link.attributes.get("href")
+            if href and "glightbox" not in href and _site_path(path, href)[0] not in stylesheets:
+                stylesheets.append(_site_path(path, href)[0])
+        html_lang, body_attributes = _document_attributes(tree)
         self._tabs(article)
         for selector in _DROP:
             for node in article.css(selector):
@@ -380,7 +376,8 @@ class _Book:
             ids=ids,
             links=links,
             stylesheets=stylesheets,
-            head=head,
+            html_lang=html_lang,
+            body_attributes=body_attributes,
         )
 
     def _tabs(self, article: Any) -> None:
@@ -528,12 +525,16 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
         raise ValueError(f"{CONFIGS[lang].name} has no nav: the book follows the nav's order")
     items = plan(config["nav"], directory_urls=config.get("use_directory_urls", True))
     prefix = language_prefix(lang)
-    home = (site_dir / prefix / "index.html").read_text(encoding="utf-8") if (site_dir / prefix).is_dir() else ""
+    home_file = site_dir / prefix / "index.html"
+    home = dom.parse(home_file.read_text(encoding="utf-8")) if home_file.is_file() else None
     english_home = site_dir / "index.html"
-    canonical = _CANONICAL.search(english_home.read_text(encoding="utf-8")) if english_home.is_file() else None
-    if not canonical:
+    canonical = (
+        dom.parse(english_home.read_text(encoding="utf-8")).css_first(_CANONICAL) if english_home.is_file() else None
+    )
+    public_root = canonical.attributes.get("href") if canonical is not None else None
+    if not public_root:
         raise BookError(f"{english_home} is missing or has no canonical address: build the site first (make site)")
-    book = _Book(site_dir, lang, prefix, items, canonical.group(1))
+    book = _Book(site_dir, lang, prefix, items, public_root)
     pages = [book.read(item) for item in items if isinstance(item, Chapter)]
     ids = set().union(*(p.ids for p in pages))
     dangling = sorted({f"{p.chapter.src} -> #{link}" for p in pages for link in p.links if link not in ids})
@@ -542,11 +543,12 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
     stylesheets: list[str] = []
     for page in pages:
         stylesheets += [s for s in page.stylesheets if s not in stylesheets]
-    first = pages[0].head if pages else home
-    body = _BODY.search(home or first)
-    body_attrs = body.group(1) if body else ""
-    body_attrs = re.sub(r'data-md-color-scheme="[^"]*"', 'data-md-color-scheme="default"', body_attrs)
-    html_lang = _HTML_LANG.search(home or first)
+    html_lang, body = _document_attributes(home) if home is not None else (None, {})
+    if home is None and pages:
+        html_lang, body = pages[0].html_lang, pages[0].body_attributes
+    if "data-md-color-scheme" in body:
+        body = {**body, "data-md-color-scheme": "default"}  # printed light
+    body_attrs = "".join(f' {name}="{html.escape(value or "", quote=True)}"' for name, value in body.items())
     titles = {p.chapter.id: p.title for p in pages}
     text = TEXT[lang]
     left_out = [value for value in _nav_files(config["nav"]) if any(fnmatch.fnmatch(value, pat) for pat in LEFT_OUT)]
@@ -568,12 +570,18 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
             body_html.append(chapters[item.id].html)
     links = "".join(f'<link rel="stylesheet" href="/{s}">' for s in stylesheets)
     document = (
-        f'<!doctype html><html lang="{html_lang.group(1) if html_lang else lang}"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{html_lang or lang}"><head><meta charset="utf-8">'
         f"<title>{html.escape(config['site_name'])}</title>{links}"
         f"<style>{BOOK_CSS.read_text(encoding='utf-8')}{_page_css(config['site_name'])}</style></head>"
         f'<body{body_attrs}><div class="md-typeset pe-book">{"".join(body_html)}</div></body></html>'
     )
     return Assembled(lang=lang, html=document, items=items, titles=titles, prefix=prefix)
+
+
+def _document_attributes(tree: dom.Tree) -> tuple[str | None, dict[str, str | None]]:
+    """A built page's ``<html lang>`` and its ``<body>``'s attributes."""
+    root = tree.css_first("html")
+    return (root.attributes.get("lang") if root is not None else None), dict(tree.body.attributes if tree.body else {})
 
 
 def _nav_files(nav: list[Any]) -> list[str]:

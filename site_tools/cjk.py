@@ -1,4 +1,4 @@
-"""Chinese text in HTML: how a source line break renders next to Chinese, and the stray spaces a reader sees.
+"""Chinese text: how a source line break renders next to Chinese, and the stray spaces a reader sees.
 
 Markdown sources wrap long paragraphs over several lines, and the browser renders every line break as a space:
 right between two Latin words, wrong in Chinese. CSS Text 3's segment-break rule would drop a break between two
@@ -10,12 +10,15 @@ East Asian wide characters, but Chrome and Edge do not implement it, and it keep
 - nothing inside quotation marks (after “, before ”); on a Chinese page, nothing next to “ ”, —— or … at all;
 - one space between a Chinese character and a Latin word, a number, code or math.
 
-``finish_text`` applies these rules to every line break in a page's tree (a step of the finishing pass,
-``site_tools.finish``; ``join_wide_lines`` does the same to a piece of HTML), ``join_wide_text`` to a notebook's
-Markdown; code, scripts, styles and math are left as they are, and inline tags (``<strong>``, ``<a>``) do not hide a
-break. ``stray_spaces`` measures what a reader would still
-see on a built Chinese page: every rendered space next to full-width punctuation or between two ideographs,
-whether it came from a line break or was typed.
+This module is a Python-Markdown extension (``site_tools.cjk`` under ``markdown_extensions`` in mkdocs.yml):
+:class:`JoinLines` applies these rules to every line break of a page while it is rendered, so the engine shows,
+indexes and (Material's search, with jieba) cuts into words the finished text, and numbers written with a
+thousands space stay on one line. ``join_wide_lines`` does the same to a piece of HTML, ``join_wide_text`` to
+Markdown prose (the chapter notebooks; a hand-written notebook's Markdown cells, which mkdocs-jupyter renders
+without Python-Markdown, are written this way in the source: ``tests/test_chinese.py``). Code, scripts, styles and
+math are left as they are, and inline tags (``<strong>``, ``<a>``) do not hide a break. ``stray_spaces`` measures
+what a reader would still see on a built Chinese page: every rendered space next to full-width punctuation or
+between two ideographs, whether it came from a line break or was typed.
 
 No maintained Python-Markdown extension does this: ``markdown-cjk-spacing`` (0.2.2, 2019) and markdown-it's
 ``markdown-it-cjk-breaks`` only drop a break between two wide characters (the CSS rule above), and
@@ -29,6 +32,11 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from xml.etree.ElementTree import Element, tostring
+
+from markdown import Extension, Markdown
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import HTML_PLACEHOLDER
 
 from site_tools import dom
 
@@ -97,10 +105,6 @@ def is_chinese(block: str, page: bool) -> bool:
     return han > 0 and (page or han > len(_LETTER.findall(block)))
 
 
-def _not_skipped(node: dom.Node) -> bool:
-    return False
-
-
 # --- joining line breaks --------------------------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
@@ -131,10 +135,12 @@ BLOCK_ELEMENTS = frozenset(
 
 def is_object(node: dom.Node) -> bool:
     """Whether an element is code, math (an arithmatex span or div, KaTeX's markup) or an embedded object."""
-    if node.tag in OBJECT_ELEMENTS:
-        return True
-    names = node.attributes.get("class") or ""
-    return node.tag in ("span", "div") and ("arithmatex" in names or "katex" in names)
+    return is_object_tag(node.tag or "", node.attributes.get("class") or "")
+
+
+def is_object_tag(tag: str, names: str) -> bool:
+    """Whether an element named ``tag``, of the classes ``names``, is code, math or an embedded object."""
+    return tag in OBJECT_ELEMENTS or (tag in ("span", "div") and ("arithmatex" in names or "katex" in names))
 
 
 @dataclass
@@ -154,10 +160,9 @@ def _md_tokens(text: str) -> list[_Token]:
     return out
 
 
-def _tree_tokens(nodes: list[dom.Node], skip: Callable[[dom.Node], bool], out: list[_Token]) -> list[_Token]:
+def _tree_tokens(nodes: list[dom.Node], out: list[_Token]) -> list[_Token]:
     """The tokens of ``nodes`` and what they hold, in document order: each text node, and a token for each
-    element's start and end (one for an object, an element without end tag, or one ``skip`` says is not the
-    page's text)."""
+    element's start and end (one for an object or an element without end tag)."""
     for child in nodes:
         if child.is_text_node:
             out.append(_Token("text", child.text_content or "", child))
@@ -165,20 +170,18 @@ def _tree_tokens(nodes: list[dom.Node], skip: Callable[[dom.Node], bool], out: l
             continue  # a comment: transparent
         elif is_object(child):
             out.append(_Token("obj", ""))
-        elif skip(child):
-            out.append(_Token("block", ""))
         else:
             kind = "block" if child.tag in BLOCK_ELEMENTS else "mark"
             out.append(_Token(kind, ""))
             if child.tag not in dom.VOID:
-                _tree_tokens(dom.children(child), skip, out)
+                _tree_tokens(dom.children(child), out)
                 out.append(_Token(kind, ""))
     return out
 
 
 def _fragment_tokens(html: str) -> tuple[dom.Tree, list[_Token]]:
     tree = dom.parse_fragment(html)
-    return tree, _tree_tokens(dom.fragment_nodes(tree), _not_skipped, [])
+    return tree, _tree_tokens(dom.fragment_nodes(tree), [])
 
 
 def _neighbour(tokens: list[_Token], k: int, pos: int, step: int) -> str | None:
@@ -253,24 +256,114 @@ def _md_soft_break(tokens: list[_Token], k: int, m: re.Match[str]) -> bool:
     return not (_MD_BLOCK_LINE.match(line_before) or _MD_BLOCK_START.match(line_after))
 
 
-def finish_text(
-    root: dom.Node, lang: str | None = None, skip: Callable[[dom.Node], bool] = _not_skipped
-) -> list[tuple[str, str]]:
-    """Join the line breaks of the text under ``root`` by the house rules and keep every number written with a
-    thousands space whole (:func:`keep_numbers_whole`), in the tree; return each text node changed, as (old text,
-    new text). Code, scripts, styles and math (objects) are left as they are, inline elements do not hide a break,
-    and elements ``skip`` names (a theme's buttons) are not the page's text. ``lang`` is the page's language ("zh",
-    "en"); without it, ``chinese_page`` tells it."""
-    tokens = _tree_tokens(dom.children(root), skip, [])
-    _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, lang)), markdown=False)
-    changed = []
-    for tok in tokens:
-        if tok.node is not None:
-            old, new = tok.node.text_content or "", _glue_numbers(tok.text)
-            if new != old:
-                dom.set_text(tok.node, new)
-                changed.append((old, new))
-    return changed
+def _etree_tokens(parent: Element, stashed: Callable[[str], list[_Token]], out: list[_Token]) -> list[_Token]:
+    """The tokens of what ``parent`` (a Python-Markdown tree's element) holds, in document order: each piece of
+    its text and of its children's text and tails, and a token for each element's start and end (one for an
+    object). Raw HTML that Python-Markdown keeps aside (a placeholder in the text) is read through ``stashed``, which
+    gives its tokens."""
+
+    def text(owner: Element, attr: str) -> None:
+        value = getattr(owner, attr)
+        if not value:
+            return
+        slot = _Slot(owner, attr, [])
+        last = 0
+        for m in _STASHED.finditer(value):
+            piece = _Token("text", value[last : m.start()], slot)
+            slot.tokens += [piece, _Token("mark", m.group(0))]  # the placeholder is written back as it is
+            out.append(piece)
+            out.extend(stashed(m.group(1)))  # what it stands for
+            last = m.end()
+        slot.tokens.append(_Token("text", value[last:], slot))
+        out.append(slot.tokens[-1])
+
+    text(parent, "text")
+    for child in parent:
+        if not isinstance(child.tag, str):  # a comment or processing instruction: transparent
+            pass
+        elif is_object_tag(child.tag, child.get("class") or ""):
+            out.append(_Token("obj", ""))
+        else:
+            kind = "block" if child.tag in BLOCK_ELEMENTS else "mark"
+            out.append(_Token(kind, ""))
+            _etree_tokens(child, stashed, out)
+            out.append(_Token(kind, ""))
+        text(child, "tail")
+    return out
+
+
+@dataclass
+class _Slot:
+    """The text or the tail of an element of a Python-Markdown tree, as the tokens it was cut into."""
+
+    owner: Element
+    attr: str  # "text" or "tail"
+    tokens: list[_Token]
+
+    def write(self) -> None:
+        old = getattr(self.owner, self.attr)
+        new = "".join(_glue_numbers(t.text) if t.kind == "text" else t.text for t in self.tokens)
+        if new != old:
+            setattr(self.owner, self.attr, type(old)(new) if isinstance(old, str) else new)  # an AtomicString stays one
+
+
+# Python-Markdown's placeholder for raw HTML it keeps aside until the page is written (markdown.util.HTML_PLACEHOLDER).
+_STASHED = re.compile(re.escape(HTML_PLACEHOLDER).replace("%s", r"(\d+)"))
+
+
+class JoinLines(Treeprocessor):
+    """Joins the line breaks of a page's text by the house rules (see the module's docstring) and keeps every number
+    written with a thousands space whole, while Python-Markdown renders the page: the engine then shows, indexes
+    (search) and cuts into words (jieba) the finished text. Runs after the inline patterns (code spans, math, links
+    and emphasis are elements by then) and ``attr_list``, before ``toc`` takes the headings' text."""
+
+    def __init__(self, md: Markdown, lang: str | None) -> None:
+        super().__init__(md)
+        self.lang = lang or None
+
+    def run(self, root: Element) -> None:
+        stashed: dict[int, tuple[dom.Tree, list[_Token]]] = {}
+
+        def read(index: str) -> list[_Token]:
+            blocks = self.md.htmlStash.rawHtmlBlocks
+            html = blocks[int(index)] if int(index) < len(blocks) else ""
+            if not isinstance(html, str):  # an element kept aside (md_in_html)
+                html = tostring(html, encoding="unicode")
+            stashed[int(index)] = _fragment_tokens(html)
+            return stashed[int(index)][1]
+
+        tokens = _etree_tokens(root, read, [])
+        _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, self.lang)), markdown=False)
+        for slot in {id(t.node): t.node for t in tokens if isinstance(t.node, _Slot)}.values():
+            slot.write()
+        # Raw HTML kept aside (mkdocstrings' API entries, whose templates write Chinese words too) is written again
+        # only where its text changed.
+        for index, (tree, fragment) in stashed.items():
+            changed = False
+            for tok in fragment:
+                if tok.node is not None and _glue_numbers(tok.text) != (tok.node.text_content or ""):
+                    dom.set_text(tok.node, _glue_numbers(tok.text))
+                    changed = True
+            if changed:
+                self.md.htmlStash.rawHtmlBlocks[index] = dom.write(tree)
+
+
+class JoinLinesExtension(Extension):
+    """The Python-Markdown extension (``markdown_extensions: [site_tools.cjk]`` in mkdocs.yml): :class:`JoinLines`.
+    Its one option, ``lang``, is the pages' language ("zh", "en"); by default each page's text tells it
+    (:func:`chinese_page`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {"lang": ["", "the pages' language (zh, en); empty: told from each page's text"]}
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802  (Python-Markdown's name)
+        md.treeprocessors.register(JoinLines(md, self.getConfig("lang")), "pe_join_lines", 7.5)
+
+
+def makeExtension(**kwargs: Any) -> JoinLinesExtension:  # noqa: N802  (Python-Markdown's name)
+    """What Python-Markdown calls for ``site_tools.cjk`` in an extension list."""
+    return JoinLinesExtension(**kwargs)
 
 
 def _is_chinese_page(tokens: list[_Token], lang: str | None) -> bool:
@@ -286,8 +379,8 @@ def join_wide_lines(html: str, lang: str | None = None) -> str:
 
     In a Chinese block (``is_chinese``) a break next to “ ” — … closes up whatever is on the other side; in an
     English one it stays a space ("the notebook “位置编码”⏎shows"). ``lang`` is the page's language ("zh",
-    "en"); without it, ``chinese_page`` tells it from the text. The build does this on the page's tree
-    (:func:`finish_text`)."""
+    "en"); without it, ``chinese_page`` tells it from the text. The build does this while it renders a page
+    (:class:`JoinLines`)."""
     tree, tokens = _fragment_tokens(html)
     _join(tokens, _blocks_chinese(tokens, _is_chinese_page(tokens, lang)), markdown=False)
     for tok in tokens:
@@ -339,8 +432,8 @@ def _glue_numbers(text: str) -> str:
 
 def keep_numbers_whole(html: str) -> str:
     """``html`` (a piece of a page) with the space between digit groups (``60 611``) replaced by a narrow no-break
-    space in its text outside code and math, so that a number is never split over two lines (the build does this on
-    the page's tree: :func:`finish_text`)."""
+    space in its text outside code and math, so that a number is never split over two lines (the build does this
+    while it renders a page: :class:`JoinLines`)."""
     tree, tokens = _fragment_tokens(html)
     for tok in tokens:
         if tok.node is not None:

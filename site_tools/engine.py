@@ -23,8 +23,8 @@ Touch points (where an upgrade can break the site; the test that notices):
 4. **The preview's page rebuild** (:func:`build` with ``dirty=True``): MkDocs renders only the pages whose source
    is newer than their output; Material's search plugin keeps the other pages' entries in the index when told, with
    the plugin event ``on_startup(command="serve", dirty=True)`` that ``mkdocs serve --dirty`` sends
-   (:func:`serve_dirty`: its plugin objects are kept across config loads in one process, MkDocs' ``plugin_cache``);
-   mkdocs-jupyter's documented ``cache: false`` keeps it from evicting the cached notebook run, which such a build
+   (:func:`serve_dirty`: its plugin objects are kept across config loads in one process, MkDocs' plugin cache);
+   mkdocs-jupyter's documented ``cache`` option, off, keeps it from evicting the cached notebook run, which such a build
    does not use. Material's index keeps the other pages by URL prefix, which the home page's URL ("") is of every
    page: the preview rebuilds a language in full when its home page changes. — ``tests/test_serve.py`` (the edited
    page alone is written, the search index keeps every page and gets the new text, the cached notebook stays),
@@ -41,23 +41,47 @@ Touch points (where an upgrade can break the site; the test that notices):
    (figures per language, notebooks, KaTeX's files), ``tests/test_page_weight.py::
    test_only_pages_with_figures_load_the_lightbox``, ``tests/test_reproducible.py``.
 7. **Templates** (``overrides/``): ``main.html`` extends Material's ``base.html`` and overrides its blocks
-   ``site_meta`` (a copy of Material 9.8's, with head links that name each page's twin), ``content`` (the notebook
-   download button: ``page.nb_url`` from mkdocs-jupyter, ``page.notebook_url`` from the hook), ``styles`` and
-   ``scripts`` (the explorer), ``header`` (calls Material's ``__md_get``); its script defers Material's search
-   index request (``XMLHttpRequest``) and answers its ``sitemap.xml`` requests; ``partials/alternate.html`` is a
-   copy of Material's language selector that keeps the page. — ``tests/test_site_build.py`` (head links),
-   ``tests/test_browser.py`` (the search index is fetched on first use, no sitemap request, the language selector
-   keeps the page, the palette is applied before the content), ``tests/test_engine.py::
+   ``content`` (the notebook download button: ``page.nb_url`` from mkdocs-jupyter, ``page.notebook_url`` from the
+   hook), ``styles`` and ``scripts`` (the explorer), ``header`` (calls Material's ``__md_get``); nothing in it
+   changes Material's head, scripts or requests. ``404.html`` extends ``main.html``. ``partials/alternate.html`` is
+   Material's language selector with one line changed, because Material's own does not keep the reader's page
+   wherever the site is read (Material 9.8.1's bundle; integrations/alternate and integrations/sitemap in its
+   sources): its links go to each language's home, and on a click its script looks the current address up in the
+   other language's ``sitemap.xml`` (fetched for each alternate link of the head) and goes to the same page
+   only if it is found there. The sitemap holds ``site_url``'s addresses, of which the script swaps only the protocol
+   and the host name for the current ones, not the port or the path: served at another address (the preview on a
+   port, a mirror under another path, a copy on disk) no page is found and the reader lands on the other home;
+   from a file on disk the sitemap cannot be fetched at all; and the query (an explorer's settings) is part of the
+   address looked up, so with one the page is never found. Our line links each page's twin itself
+   (``target="_self"`` keeps Material's click handler out) and carries the query and the fragment over. —
+   ``tests/test_browser.py`` (the language selector keeps the page, Material's sitemap requests find each language's
+   sitemap, the palette is applied before the content), ``tests/test_engine.py::
    test_the_language_selector_is_material_s_but_for_its_links``, ``tests/test_engine.py::
    test_the_blocks_main_html_overrides_are_material_s``.
-8. **What the finishing pass knows of the engine's HTML** (``site_tools.finish``): a page's content is Material's
-   ``article.md-content__inner`` (else ``<body>``), its buttons (``a.md-content__button``) and "Last update" box
-   (``aside.md-source-file``) are not the page's text; mkdocs-jupyter's stylesheets are the ``<style>`` elements
-   holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's search index is
-   ``search/search_index.json`` (``docs``: ``location``, ``title``, ``text``). — ``tests/test_finish.py``
-   (each step, a Material page and a Python-Markdown page), ``tests/test_chinese_built.py``,
-   ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``,
-   ``tests/test_page_weight.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
+8. **What the finishing pass and the book know of the engine's HTML** (``site_tools.finish``, ``site_tools.book``,
+   both reading with ``site_tools.dom``): a page's content is Material's ``article.md-content__inner`` (else
+   ``<body>``), its "Last update" box (``aside.md-source-file``) stays last; the book also drops Material's buttons
+   (``.md-content__button``) and flattens its content tabs (``.tabbed-set``); mkdocs-jupyter's stylesheets are the
+   ``<style>`` elements holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's
+   head links each language's home (its alternate links), where its script finds a ``sitemap.xml``; the engine
+   writes a ``sitemap.xml`` (and ``sitemap.xml.gz``) per language, where each page's twins are named. —
+   ``tests/test_finish.py`` (each step, a Material page and a Python-Markdown page), ``tests/test_site_build.py::
+   test_sitemap_lists_every_page_at_its_public_address_with_its_twins``,
+   ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``, ``tests/test_page_weight.py``,
+   ``tests/test_pdf.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
+9. **Markdown** (``markdown_extensions`` in mkdocs.yml, which Zensical reads too): ``site_tools.cjk`` is a
+   Python-Markdown extension whose tree processor joins Chinese lines between the ``inline`` patterns and ``toc``, and
+   reads the raw HTML Python-Markdown keeps aside (``htmlStash``: mkdocstrings' API entries) through the
+   placeholders it leaves (``HTML_PLACEHOLDER``). Material's search plugin indexes each rendered page and cuts its
+   Chinese into words with jieba (``jieba_dict_user``); mkdocs-jupyter renders a notebook's Markdown cells with
+   nbconvert, not Python-Markdown, so the hand-written notebook's cells are written joined. —
+   ``tests/test_chinese.py::test_the_rules_run_while_python_markdown_renders``,
+   ``tests/test_chinese.py::test_notebook_markdown_cells_are_written_joined``,
+   ``tests/test_chinese_built.py::test_search_indexes_the_text_the_reader_sees``,
+   ``tests/test_site_build.py::test_chinese_index_is_segmented``, ``tests/test_search.py``.
+
+Every name this list gives in double backquotes is one the code has (``tests/test_engine.py::
+test_every_name_in_the_touch_points_is_in_the_code``).
 """
 
 from __future__ import annotations
@@ -145,19 +169,15 @@ def language(config: MkDocsConfig) -> str:
 
 
 def finishing(config: MkDocsConfig) -> dict[str, Any]:
-    """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls``,
-    ``alternates`` (``extra.alternate`` at absolute addresses) and ``jieba_dict`` (the search plugin's
-    ``jieba_dict_user``, which Material cut the index's Chinese with)."""
+    """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls`` and
+    ``alternates`` (``extra.alternate`` at absolute addresses)."""
     from site_tools import publish
 
-    search = config.plugins.get("search") or config.plugins.get("material/search")
-    jieba_dict = search.config.get("jieba_dict_user") if search is not None else None
     return {
         "lang": language(config),
         "docs_dir": Path(config.docs_dir),
         "use_directory_urls": bool(config.use_directory_urls),
         "alternates": publish.alternate_links(config.site_url or None, list(config.extra.get("alternate") or [])),
-        "jieba_dict": str(jieba_dict) if jieba_dict else None,
     }
 
 

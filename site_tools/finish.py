@@ -5,45 +5,39 @@ finishes it in place. What a step needs to know about a page — its language, i
 chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
 objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
 alone rendered from a real source). Each page is parsed once (``site_tools.dom``), each step changes that tree, and
-the page is written once:
+the page is written once. (Chinese line breaks are joined, and thousands kept whole, before: while the engine renders
+the page, by the Python-Markdown extension ``site_tools.cjk``, so that the engine's search index holds the finished
+text.)
 
-1. **Chinese text** (``site_tools.cjk.finish_text``, in the page's content only): line breaks joined by the house
-   rules, numbers written with a thousands space kept on one line.
-2. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
+1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
    are checked against, at the end of the content.
-3. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-4. **Head links**: each language's twin of the page (``<link rel="alternate" hreflang>``, absolute, and
-   ``x-default``: English) instead of the engine's links to each language's home page.
-5. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
+2. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
+3. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
    cut down to the rules the page can use, in one cached file.
-6. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
+4. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
 
-Then, once per language: the search index (Material's ``search/search_index.json``) gets the Chinese text rule
-too (its entries were taken from the pages before step 1); the source maps Material ships are dropped
-(``site_tools.publish``); ``.nojekyll``. A page's content is Material's ``article`` (else the ``<body>``); the
-theme's buttons and "Last update" box in it are not the page's text (``site_tools.engine`` lists what this module
-knows of the engine's HTML). The preview (``site_tools.preview``) finishes only the pages a change rebuilt.
+Then, once per language: the sitemap names each page's twin in every language (``site_tools.publish``); the source
+maps Material ships are dropped; ``.nojekyll``. A
+page's content is Material's ``article`` (else the ``<body>``); its "Last update" box stays last
+(``site_tools.engine`` lists what this module knows of the engine's HTML). The preview (``site_tools.preview``)
+finishes only the pages a change rebuilt.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
-from site_tools import assets, cjk, dom, engine, formulas, pages, publish, versions
+from site_tools import assets, dom, engine, formulas, pages, publish, versions
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where a page's own content is: the first of these that the page has.
 CONTENT = ("article.md-content__inner", "article", "main", "body")
-#: What a theme puts inside the content that is not the page's text: Material's buttons (edit, view, download) and
-#: its "Last update" box. The versions line goes before the box.
-CHROME = "a.md-content__button, aside.md-source-file, form.md-feedback"
-SEARCH_INDEX = "search/search_index.json"
+#: Material's "Last update" box, last in the content: the versions line goes before it.
+SOURCE_FILE = "aside.md-source-file"
 
 log = logging.getLogger("pe-docs.finish")
 
@@ -103,25 +97,16 @@ def _facts(page: Page) -> _Facts:
 class Finisher:
     """Finishes one language's built site (one KaTeX process for all its pages and builds: :meth:`close`).
 
-    It remembers what the Chinese text step changed on each page it finished, so that it can bring the search index
-    in line with the pages after any build (the preview's page-only builds rewrite the whole index).
-
     Args:
         lang: The language (``"en"``, ``"zh"``).
         alternates: Every language's site with its absolute address, ``[{"lang": "en", "url": …}, …]``
-            (``site_tools.publish.alternate_links``); empty: the head links are left as they are.
-        jieba_dict: The user dictionary the search index's Chinese is cut with (Material's ``jieba_dict_user``).
+            (``site_tools.publish.alternate_links``); empty: the sitemap is left as it is.
     """
 
-    def __init__(
-        self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = (), jieba_dict: str | None = None
-    ) -> None:
+    def __init__(self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = ()) -> None:
         self.lang = lang
         self.alternates = [a for a in alternates if a.get("url")]
-        self.jieba_dict = jieba_dict
         self.katex = formulas.Katex()
-        self._text_changes: dict[str, list[tuple[str, str]]] = {}  # page URL -> (old, new) text, as indexed
-        self._indexed: dict[tuple[str, str], str] = {}  # (page URL, an entry's text) -> the text finished
 
     def close(self) -> None:
         self.katex.close()
@@ -155,103 +140,20 @@ class Finisher:
         facts = _facts(page)
         tree = dom.parse(html)
         content = next(node for node in map(tree.css_first, CONTENT) if node is not None)
-        chrome = {node.mem_id for node in content.css(CHROME)}
-        changed = cjk.finish_text(content, self.lang, skip=lambda node: node.mem_id in chrome)
-        self._text_changes[page.url] = [(_as_indexed(old), _as_indexed(new)) for old, new in changed]
-        self._indexed = {key: text for key, text in self._indexed.items() if key[0] != page.url}
         line = versions.version_line(facts.meta, chapter=facts.chapter, lang=self.lang)
         if line:
-            _append(tree, content, line, before=content.css_first("aside.md-source-file"))
+            _append(tree, content, line, before=content.css_first(SOURCE_FILE))
         warnings = formulas.typeset(tree, self.katex, where=page.where(), lang=self.lang)
-        self._head_links(tree, page)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
         return dom.write(tree), warnings
 
-    def _head_links(self, tree: dom.Tree, page: Page) -> None:
-        """Replace the links to each language's home page by links to this page's twin in each language."""
-        if not self.alternates or tree.head is None:
-            return
-        existing = tree.head.css('link[rel="alternate"][hreflang]')
-        if not existing:
-            return
-        for alt in self.alternates:
-            for hreflang in (alt["lang"], "x-default") if alt["lang"] == "en" else (alt["lang"],):
-                link = dom.element(tree, "link", rel="alternate", href=f"{alt['url']}{page.url}", hreflang=hreflang)
-                existing[0].insert_before(link, move=True)
-        for node in existing:
-            node.decompose()
-
-    def search_index(self, site_dir: Path | str) -> None:
-        """Bring the language's search index (Material's), when it has one, in line with the finished pages.
-
-        Material took each entry's text from a page before it was finished, with every line break made a space, and
-        cut every run of Chinese characters into words with jieba (joined by U+200B). Each text the Chinese text
-        step changed on a page is changed the same way in that page's entries, and their runs are cut again, as
-        Material cuts them (:func:`_segment`)."""
-        path = Path(site_dir) / SEARCH_INDEX
-        if not path.is_file():
-            return
-        index = json.loads(path.read_text(encoding="utf-8"))
-        changed = False
-        for entry in index.get("docs", []):
-            url = str(entry.get("location", "")).split("#", 1)[0]
-            changes = self._text_changes.get(url)
-            if not changes:
-                continue
-            for key in ("title", "text"):
-                value = entry.get(key)
-                if not isinstance(value, str):
-                    continue
-                if (url, value) not in self._indexed:  # the preview's builds write the same entries again
-                    plain = value.replace(ZWSP, "")
-                    text = plain
-                    for old, new in changes:
-                        text = text.replace(old, new)
-                    self._indexed[url, value] = value if text == plain else _segment(text, self.jieba_dict)
-                changed |= self._indexed[url, value] != value
-                entry[key] = self._indexed[url, value]
-        if changed:  # written as Material writes it
-            path.write_text(json.dumps(index, separators=(",", ":"), default=str), encoding="utf-8")
-
     def site(self, site_dir: Path | str) -> None:
-        """What is done once per language: the search index, no source maps, ``.nojekyll``."""
-        self.search_index(site_dir)
+        """What is done once per language: the twins in the sitemap, no source maps, ``.nojekyll``."""
+        publish.sitemap_alternates(site_dir, self.lang, self.alternates)
         publish.drop_source_maps(site_dir)
         publish.write_nojekyll(site_dir)
-
-
-def _as_indexed(text: str) -> str:
-    """A text node's text as Material's search plugin puts it in the index: line breaks as spaces, HTML-escaped."""
-    return escape(text.replace("\n", " "), quote=False)
-
-
-ZWSP = "\u200b"
-
-
-def _segment(text: str, user_dict: str | None) -> str:
-    """``text`` with every run of Han characters cut into words by jieba, as Material's search plugin cuts them
-    (``SearchIndex._segment_chinese``: the words joined by U+200B, the run surrounded by it); unchanged without
-    jieba (Material does not cut then either)."""
-    try:
-        import jieba
-    except ImportError:
-        return text
-    from backrefs import bre
-
-    _load_user_dict(jieba, user_dict)
-    han = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)
-    return han.sub(lambda m: ZWSP + ZWSP.join(jieba.cut(m.group(0))) + ZWSP, text).strip(ZWSP)
-
-
-_LOADED: set[str] = set()
-
-
-def _load_user_dict(jieba: Any, user_dict: str | None) -> None:
-    if user_dict and user_dict not in _LOADED:
-        jieba.load_userdict(user_dict)
-        _LOADED.add(user_dict)
 
 
 def _append(tree: dom.Tree, content: dom.Node, html: str, *, before: dom.Node | None) -> None:
@@ -272,7 +174,6 @@ def finish_site(
     *,
     docs_dir: Path | str,
     alternates: Sequence[Mapping[str, Any]] = (),
-    jieba_dict: str | None = None,
     use_directory_urls: bool = True,
     strict: bool = True,
     finisher: Finisher | None = None,
@@ -286,7 +187,7 @@ def finish_site(
         site_tools.formulas.MathError: a formula KaTeX cannot parse.
     """
     own = finisher is None
-    finisher = finisher or Finisher(lang, alternates=alternates, jieba_dict=jieba_dict)
+    finisher = finisher or Finisher(lang, alternates=alternates)
     try:
         warnings = finisher.pages(site_dir, site_pages(docs_dir, use_directory_urls))
         finisher.site(site_dir)

@@ -8,7 +8,7 @@ imported and loaded (and KaTeX's node process running). On a change:
 - a page of one language (``docs/en/…`` or ``docs/zh/…``): that language only. If the page already existed and
   its title did not change, the engine renders and writes only that page (``site_tools.engine.build`` with
   ``dirty=True``: the navigation of the other pages, which shows titles, is unchanged), and the finishing pass
-  (``site_tools.finish``) finishes only that page and the search index. MkDocs says at each such build that a
+  (``site_tools.finish``) finishes only that page. MkDocs says at each such build that a
   "dirty" build may leave navigation stale: here it cannot. An added or removed page, a new title, or the home page
   (see ``site_tools.engine``, touch point 4) rebuilds the language in full.
 - anything else (the library, the tools, the theme overrides, a config): both languages in full, in parallel; a
@@ -60,9 +60,7 @@ class _LanguageState:
             self.serving = True
         options = engine.finishing(config)
         if self.finisher is None:
-            self.finisher = finish.Finisher(
-                options["lang"], alternates=options["alternates"], jieba_dict=options["jieba_dict"]
-            )
+            self.finisher = finish.Finisher(options["lang"], alternates=options["alternates"])
         if not dirty:
             seconds, staging, dest = build.build_config(config, strict=False, start=start, finisher=self.finisher)
             return {"seconds": seconds, "staging": staging, "dest": dest}
@@ -70,7 +68,6 @@ class _LanguageState:
         todo = {page.src_uri: page for page in finish.site_pages(options["docs_dir"], options["use_directory_urls"])}
         finished = self.finisher.pages(config.site_dir, (todo[uri] for uri in pages if uri in todo))
         finish.report(finished, strict=False)
-        self.finisher.search_index(config.site_dir)
         seconds = time.perf_counter() - start
         log.info("rebuilt the changed %s pages in %.2f s", self.lang, seconds)
         return {"seconds": seconds, "staging": None, "dest": config.site_dir}

@@ -3,9 +3,12 @@
 - **Addresses.** The English site's public address is ``site_url`` in ``mkdocs.yml`` (the GitHub Pages
   address), unless ``$SITE_URL`` names another; every other language lives under ``<address><lang>/``.
   :func:`language_url` is the one place that derives a language's address from the English one.
-- **Head links.** :func:`alternate_links` turns ``extra.alternate`` (links relative to each site's root)
-  into absolute addresses, so each page can name its twin in the other language
-  (``<link rel="alternate" hreflang>`` in ``overrides/main.html``) and the 404 page can link both homes.
+- **Twins.** :func:`alternate_links` turns ``extra.alternate`` (links relative to each site's root) into absolute
+  addresses, so the 404 page can link both homes and :func:`sitemap_alternates` can name each page's twin in every
+  language in the sitemap (Google's ``xhtml:link rel="alternate" hreflang``, with ``x-default``: English). The
+  twins are not named in the pages' heads: Material's script fetches ``<href>/sitemap.xml`` for every
+  ``<link rel="alternate">`` there, which for a page's twin (``…/zh/formula/sitemap.xml``) does not exist; its own
+  links, to each language's home, find each language's sitemap.
 - **Page weight.** :func:`drop_source_maps` removes the ``*.map`` files Material ships next to its bundles, which
   nothing on the site loads.
 - **Static host.** :func:`write_nojekyll` marks the output as plain files for GitHub Pages (no Jekyll run,
@@ -18,11 +21,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import logging
 import os
 import re
 import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import yaml
@@ -91,6 +98,50 @@ def alternate_links(site_url: str | None, alternates: list[dict]) -> list[dict]:
         url = urljoin(site_url, alt["link"])
         out.append({**alt, "url": url, "path": urlsplit(url).path})
     return out
+
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def sitemap_alternates(site_dir: Path | str, lang: str, alternates: Sequence[Mapping[str, Any]]) -> int:
+    """Name each page's twin in every language in a language's ``sitemap.xml`` (and ``sitemap.xml.gz``, if the
+    engine wrote one): an ``xhtml:link rel="alternate" hreflang`` per language and ``x-default`` (English) in each
+    ``<url>`` whose ``<loc>`` is on this language's site. ``alternates`` are :func:`alternate_links`' (each with its
+    absolute ``url``); ``lang`` is this site's language. Returns the pages named; 0 (and nothing written) without a
+    sitemap or addresses.
+    """
+    path = Path(site_dir) / "sitemap.xml"
+    own = next((str(a["url"]) for a in alternates if a.get("lang") == lang and a.get("url")), None)
+    if not path.is_file() or own is None:
+        return 0
+    ET.register_namespace("", SITEMAP_NS)
+    ET.register_namespace("xhtml", XHTML_NS)
+    tree = ET.parse(path)
+    named = 0
+    for url in tree.getroot().iter(f"{{{SITEMAP_NS}}}url"):
+        loc = url.find(f"{{{SITEMAP_NS}}}loc")
+        if loc is None or not (loc.text or "").startswith(own):
+            continue
+        for old in url.findall(f"{{{XHTML_NS}}}link"):
+            url.remove(old)
+        page = (loc.text or "")[len(own) :]
+        for alt in alternates:
+            for hreflang in (alt["lang"], "x-default") if alt["lang"] == "en" else (alt["lang"],):
+                link = ET.Element(f"{{{XHTML_NS}}}link", rel="alternate", hreflang=hreflang, href=f"{alt['url']}{page}")
+                url.append(link)  # after <lastmod>: the sitemap schema puts other namespaces last
+        named += 1
+    ET.indent(tree, space="  ")
+    data = ET.tostring(tree.getroot(), encoding="unicode", xml_declaration=False)
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + data + "\n"
+    path.write_text(text, encoding="utf-8")
+    packed = path.with_name("sitemap.xml.gz")
+    if packed.is_file():
+        with gzip.open(packed) as fd:
+            fd.read()
+            mtime = fd.mtime  # the engine's (the build timestamp): kept, so that builds stay reproducible
+        packed.write_bytes(gzip.compress(text.encode("utf-8"), mtime=mtime))
+    return named
 
 
 _MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^*]*\*/)\s*$")

@@ -265,7 +265,8 @@ def test_a_tarball_without_git_still_builds(release_site: dict[str, Any]) -> Non
     assert '<link rel="canonical" href="https://pe-docs.github.io/pe-docs/formula/">' in html
 
     # Served somewhere else than its public address (a local preview, a mirror), it still loads nothing from there:
-    # the absolute head links (canonical, hreflang) are not fetched.
+    # the absolute canonical link is not fetched, and Material's sitemap requests (to each language's home, relative)
+    # find the copy's sitemaps.
     from site_tools.browser import browser, serve_site
 
     with serve_site(out) as base, browser() as chromium:

@@ -368,6 +368,62 @@ def test_the_page_language_is_told_from_its_text() -> None:
     assert not cjk.is_chinese("it is — the column", page=True)
 
 
+def test_the_rules_run_while_python_markdown_renders() -> None:
+    """The extension ``site_tools.cjk`` (mkdocs.yml's ``markdown_extensions``) joins a page's lines as it is
+    rendered, so the engine indexes the finished text: the same rules as on HTML, code spans, math and fenced code
+    left as they are, inline raw HTML transparent, thousands kept whole (headings too, before ``toc`` reads them)."""
+    import markdown
+
+    source = (
+        "## 共 1 000 个位置\n\n"
+        "位置编码的\n波长，最长为 60 611。\nEnglish\nwords，用\n`a\nb`\n计算\n$k$\n）\n\n"
+        "段落<span>中文\n中文</span>\n结束\n\n"
+        "```python\n中文\n中文\n```\n"
+    )
+    extensions = ["toc", "pymdownx.arithmatex", "pymdownx.superfences", "site_tools.cjk"]
+    html = markdown.markdown(
+        source, extensions=extensions, extension_configs={"pymdownx.arithmatex": {"generic": True}}
+    )
+    assert '<h2 id="1-000">共 1\u202f000 个位置</h2>' in html
+    assert (
+        "<p>位置编码的波长，最长为 60\u202f611。English\nwords，用\n<code>a\nb</code>\n计算\n"
+        '<span class="arithmatex">\\(k\\)</span>）</p>'
+    ) in html
+    assert "<p>段落<span>中文中文</span>结束</p>" in html
+    assert "中文</span>\n<span" in html  # the fenced code block
+    assert cjk.wide_line_breaks(html, lang="zh") == []
+    english = "The step-by-step notebook “位置编码”\nwalks through the formula"
+    assert markdown.markdown(english, extensions=["site_tools.cjk"]) == f"<p>{english}</p>"  # English keeps its spaces
+    assert markdown.markdown("“位置编码”\nshows", extensions=[cjk.makeExtension(lang="zh")]) == "<p>“位置编码”shows</p>"
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_notebook_markdown_cells_are_written_joined(lang: str) -> None:
+    """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself (not with Python-Markdown): their
+    source is written as the pages render, with no line break a reader would see as a stray space (Jupyter shows
+    one as well). ``site_tools.cjk.join_wide_text`` gives the joined cell."""
+    for name, path in pages.pages(lang).items():
+        if path.suffix != ".ipynb":
+            continue
+        for n, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            if cell["cell_type"] == "markdown":
+                text = "".join(cell["source"])
+                joined = _joined_cell(text, lang)
+                assert joined == text, f"{lang}/{name}, cell {n}: join its lines:\n{joined}"
+
+
+def _joined_cell(text: str, lang: str) -> str:
+    """A notebook's Markdown cell with its lines joined (code spans and math kept out, as the chapter notebooks)."""
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    joined = cjk.join_wide_text(notebooks._PROTECTED.sub(keep, text), lang=lang)
+    return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], joined)
+
+
 def test_markdown_breaks_join_only_inside_a_paragraph() -> None:
     """Notebook cells (Markdown, code and math as placeholders): the same rules, but a break that starts a
     block — a list item, a heading, a table row, a quote, a fence, an admonition — is structure."""

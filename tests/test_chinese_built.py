@@ -10,12 +10,14 @@ page: every paragraph, list item, table cell, heading and summary, as a browser 
 
 from __future__ import annotations
 
+import html as html_module
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, pages
+from site_tools import cjk, dom, pages
 
 pytestmark = pytest.mark.site  # measures the session's build
 
@@ -41,9 +43,15 @@ def test_no_stray_spaces_on_the_built_page(site_dir: Path, name: str) -> None:
 
 @pytest.mark.parametrize("name", ZH_PAGES)
 def test_the_build_left_no_line_break_to_join(site_dir: Path, name: str) -> None:
-    """The hook joined every line break next to full-width punctuation, “ ” —— …, or between Chinese
-    characters (whatever the page's source text; a typed space is the source's)."""
-    html = article(built(site_dir, name))
+    """The build joined every line break next to full-width punctuation, “ ” —— …, or between Chinese
+    characters (whatever the page's source text; a typed space is the source's), and none in code: the code a
+    notebook cell's copy button copies is the cell's code, line for line."""
+    tree = dom.parse_fragment(article(built(site_dir, name)))
+    for copy in tree.css(".clipboard-copy-txt"):  # a notebook cell's code for its copy button (mkdocs-jupyter)
+        code = copy.parent.css_first("pre") if copy.parent is not None else None
+        assert code is not None and copy.text(deep=True).strip() == code.text(deep=True).strip(), name  # code as is
+        copy.decompose()
+    html = dom.write(tree)
     assert cjk.wide_line_breaks(html, lang=cjk.page_lang(html)) == []
 
 
@@ -80,3 +88,29 @@ def test_english_pages_keep_their_line_breaks(site_dir: Path) -> None:
     assert cjk.wide_line_breaks(html, lang="en") == []
     paragraphs = re.findall(r"<p>(.*?)</p>", html, flags=re.S)
     assert sum(len(re.findall(r"[A-Za-z,.;:]\n[A-Za-z]", p)) for p in paragraphs) >= 20
+
+
+def _collapsed(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def test_search_indexes_the_text_the_reader_sees(site_dir: Path) -> None:
+    """The lines are joined while a page is rendered (the Python-Markdown extension ``site_tools.cjk``), so
+    Material's search plugin indexes the finished text, cut into words by jieba itself: every Chinese paragraph, list
+    item and heading of every built page (without code or math) is in the page's entries of the Chinese index as the
+    reader sees it (the index's word breaks, U+200B, and markup removed)."""
+    index: dict[str, str] = {}
+    for doc in json.loads((site_dir / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]:
+        text = re.sub(r"<[^>]+>", " ", f"{doc['title']} {doc['text']}").replace("\u200b", "")
+        page = doc["location"].split("#")[0]
+        index[page] = index.get(page, "") + " " + _collapsed(html_module.unescape(text))
+    missing, measured = [], 0
+    for name in ZH_PAGES:
+        stem = name.rsplit(".", 1)[0]
+        url = "" if stem == "index" else f"{stem}/"
+        for kind, text in cjk.rendered_blocks(built(site_dir, name)):
+            if re.fullmatch(r"p|li|h[1-6]", kind) and cjk.OBJ not in text and cjk.is_chinese(text, True):
+                measured += 1
+                if _collapsed(text) not in index.get(url, ""):
+                    missing.append(f"zh/{url}: <{kind}> {text[:80]}")
+    assert measured > 500 and missing == [], "\n".join(missing)

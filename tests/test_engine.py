@@ -43,8 +43,9 @@ def test_raw_config_is_the_loaded_config(lang: str, monkeypatch: pytest.MonkeyPa
     assert options["lang"] == lang and options["docs_dir"] == ROOT / "docs" / lang
     base = raw["site_url"] if lang == "en" else engine.raw_config("en")["site_url"]
     assert {a["lang"]: a["url"] for a in options["alternates"]} == {"en": base, "zh": base + "zh/"}
-    if lang == "zh":  # the dictionary Material cuts the Chinese search index with; finishing cuts with it too
-        assert options["jieba_dict"] and Path(options["jieba_dict"]).is_file()
+    if lang == "zh":  # the dictionary Material cuts the Chinese search index with
+        jieba_dict = loaded.plugins["material/search"].config["jieba_dict_user"]
+        assert jieba_dict and Path(jieba_dict).is_file()
 
 
 def test_mkdocs_jupyter_options_the_build_sets_exist() -> None:
@@ -96,7 +97,7 @@ def test_the_blocks_main_html_overrides_are_material_s() -> None:
     ours = (ROOT / "overrides/main.html").read_text(encoding="utf-8")
     base = (MATERIAL / "base.html").read_text(encoding="utf-8")
     overridden = set(re.findall(r"\{% block (\w+) %\}", ours))
-    assert overridden == {"extrahead", "content", "styles", "scripts", "header"}
+    assert overridden == {"content", "styles", "scripts", "header"}  # nothing in the head: Material's own
     assert overridden <= set(re.findall(r"\{% block (\w+) %\}", base))
     assert "site_meta" not in overridden  # Material's head stays Material's; the pass links the twins
     assert "__md_get" in ours and "__md_get" in (MATERIAL / "partials/javascripts/base.html").read_text()
@@ -131,6 +132,76 @@ def test_every_touch_point_names_tests_that_exist() -> None:
         assert not test or re.search(rf"^def {test}\(", (ROOT / file).read_text(), flags=re.M), f"{file}::{test}"
 
 
+def _touch_points() -> str:
+    doc = engine.__doc__ or ""
+    return re.sub(r"::\n\s+", "::", doc[doc.index("Touch points") :])
+
+
+def _code() -> str:
+    """The project's own code and settings, as text: the site tools (the engine's list left out), the theme overrides,
+    the configs."""
+    texts = [(engine.__file__ and Path(engine.__file__).read_text(encoding="utf-8")).replace(engine.__doc__ or "", "")]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "site_tools").glob("*.py")) if p.stem != "engine"]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "overrides").rglob("*")) if p.is_file()]
+    texts += [(ROOT / name).read_text(encoding="utf-8") for name in ("mkdocs.yml", "mkdocs.zh.yml")]
+    return "\n".join(texts)
+
+
+def _resolves(dotted: str) -> bool:
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(found, attr):
+                return False
+            found = getattr(found, attr)
+        return True
+    return False
+
+
+def test_every_name_in_the_touch_points_is_in_the_code() -> None:
+    """The list in ``site_tools.engine``'s docstring names only what is there: each block it says ``main.html``
+    overrides is overridden there (and is Material's), each of the engine's functions (``:func:``) exists, each dotted
+    name of MkDocs, Material, mkdocs-jupyter or Jinja imports, each path (``overrides/…``, ``partials/…``) is a file,
+    and every other name in double backquotes (a template variable, a selector, an option, a script's name) occurs in
+    the code, the overrides or the configs. A touch point that the code no longer has fails here."""
+    doc = _touch_points()
+    code = _code()
+    main = (ROOT / "overrides/main.html").read_text(encoding="utf-8")
+    base = (MATERIAL / "base.html").read_text(encoding="utf-8")
+    missing = []
+    blocks = re.findall(r"blocks?\s+((?:``\w+``(?:\s*\([^()]*\))?(?:,\s+|\s+and\s+)?)+)", doc)
+    for block in re.findall(r"``(\w+)``", re.sub(r"\([^()]*\)", "", " ".join(blocks))):
+        if f"{{% block {block} %}}" not in main or f"{{% block {block} %}}" not in base:
+            missing.append(f"block {block}")
+    for name in re.findall(r":func:`(\w+)`", doc):
+        if not callable(getattr(engine, name, None)):
+            missing.append(f"function {name}")
+    names = set(re.findall(r"``([^`]+?)``", doc))
+    assert len(names) > 50
+    for name in sorted(names):
+        if name.startswith("tests/"):
+            continue  # test_every_touch_point_names_tests_that_exist
+        in_code = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) is not None
+        if re.fullmatch(r"[\w./-]+(?:/|\.(?:py|html|yml|xml|gz|json|css|js))", name):  # a file or a folder
+            ok = any((where / name).exists() for where in (ROOT, ROOT / "overrides", MATERIAL)) or in_code
+        elif re.fullmatch(r"(?:mkdocs|material|mkdocs_jupyter|jinja2)(?:\.\w+)+", name):
+            ok = _resolves(name)
+        elif re.fullmatch(r"(?:File|Files|Page)\.\w+", name):  # MkDocs' structure
+            module = "pages" if name.startswith("Page.") else "files"
+            ok = _resolves(f"mkdocs.structure.{module}.{name}")
+        else:
+            ok = in_code
+        if not ok:
+            missing.append(name)
+    assert missing == [], f"named in site_tools/engine.py's touch points but not in the code: {missing}"
+
+
 def test_the_site_tools_import_no_one_back() -> None:
     """No back arrows: the modules of site_tools import one another without a cycle (imports inside functions
     counted), so each layer — the page reader, the HTML steps, the pass, the engine, the build — stands on the ones
@@ -147,7 +218,7 @@ def test_the_site_tools_import_no_one_back() -> None:
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("site_tools."):
                 deps.add(node.module.split(".")[1])  # type: ignore[union-attr]
         graph[name] = deps & set(modules)
-    assert graph["finish"] >= {"cjk", "formulas", "assets", "dom"} and graph["build"] >= {"engine", "finish"}
+    assert graph["finish"] >= {"formulas", "assets", "dom"} and graph["build"] >= {"engine", "finish"}
     order: list[str] = []
     visiting: list[str] = []
 

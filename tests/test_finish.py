@@ -1,15 +1,14 @@
-"""The finishing pass (``site_tools.finish``): every step on a page's tree, on a page no engine rendered, on
-Material's markup, and on the search index.
+"""The finishing pass (``site_tools.finish``): every step on a page's tree, on a page no engine rendered and on
+Material's markup.
 
 The page that Python-Markdown alone renders from a real source (``docs/zh/formula.md``, with the site's Markdown
-extensions and no MkDocs, no theme, no plugin) shows that the pass needs nothing of the engine but HTML and the
-source: its math is typeset, its Chinese line breaks joined, its thousands kept whole, its versions line added,
-its figures made lazy and sized.
+extensions and no MkDocs, no theme, no plugin) shows that the build needs nothing of the engine but Python-Markdown,
+HTML and the source: its Chinese line breaks are joined and its thousands kept whole as it is rendered (the extension
+``site_tools.cjk``), then the pass typesets its math, adds its versions line, makes its figures lazy and sized.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -27,21 +26,21 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="504pt" height="302.4pt" vi
 
 @pytest.fixture(scope="module")
 def finisher() -> finish.Finisher:
-    with finish.Finisher(
-        "zh", alternates=ALTERNATES, jieba_dict=engine.finishing(engine.load("zh"))["jieba_dict"]
-    ) as f:
+    with finish.Finisher("zh", alternates=ALTERNATES) as f:
         yield f
 
 
-def python_markdown(source: Path) -> str:
-    """The page rendered by Python-Markdown with the site's extensions (mkdocs.yml), in a bare HTML document."""
+def python_markdown(source: Path, without: str = "") -> str:
+    """The page rendered by Python-Markdown with the site's extensions (mkdocs.yml; not ``without``), in a bare HTML
+    document."""
     import markdown
 
     extensions, configs = [], {}
     for entry in engine.raw_config("en")["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
-        extensions.append(name)
-        configs[name] = options or {}
+        if name != without:
+            extensions.append(name)
+            configs[name] = options or {}
     body = markdown.markdown(pages.read(source).body, extensions=extensions, extension_configs=configs)
     head = '<link rel="alternate" href="../" hreflang="en"><link rel="alternate" href="./" hreflang="zh">'
     return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
@@ -54,9 +53,13 @@ def body_html(html: str) -> str:
 def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: finish.Finisher) -> None:
     """No engine: the source rendered by Python-Markdown, written where MkDocs would write it, finished in place."""
     page = next(p for p in finish.site_pages(pages.DOCS / "zh") if p.src_uri == "formula.md")
+    unjoined = python_markdown(ZH_FORMULA, without="site_tools.cjk")
+    assert cjk.wide_line_breaks(body_html(unjoined), lang="zh")  # the source wraps Chinese lines
+    assert re.search(r"\d 000", unjoined)  # 1 000 positions, with a plain space
     raw = python_markdown(ZH_FORMULA)
-    assert "\\(" in raw and cjk.wide_line_breaks(body_html(raw), lang="zh")  # unfinished: TeX, wrapped Chinese
-    assert re.search(r"\d 000", raw)  # 1 000 positions, with a plain space
+    assert "\\(" in raw  # unfinished: TeX
+    assert cjk.wide_line_breaks(body_html(raw), lang="zh") == []  # joined as Python-Markdown rendered it
+    assert "1\u202f000" in raw and not re.search(r"\d 000", dom.parse(raw).body.text(deep=True, separator=""))
     path = tmp_path / page.file
     path.parent.mkdir(parents=True)
     path.write_text(raw, encoding="utf-8")
@@ -81,13 +84,41 @@ def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: f
     figures = [img for img in tree.css("img") if "figures/" in (img.attributes.get("src") or "")]
     assert figures and all(img.attributes.get("loading") == "lazy" for img in figures)
     assert {(img.attributes["width"], img.attributes["height"]) for img in figures} == {("672", "403")}
-    # head: the page's twin in each language, absolute
+    # head: as the engine wrote it (the twins are named in the sitemap: test_the_sitemap_names_each_page_s_twins)
     hreflang = [(link.attributes["hreflang"], link.attributes["href"]) for link in tree.css("link[hreflang]")]
-    assert hreflang == [
-        ("en", "https://example.org/docs/formula/"),
-        ("x-default", "https://example.org/docs/formula/"),
-        ("zh", "https://example.org/docs/zh/formula/"),
+    assert hreflang == [("en", "../"), ("zh", "./")]
+
+
+def test_the_sitemap_names_each_page_s_twins(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """Once per language: each page of the sitemap (and of its gzipped copy, whose timestamp stays the engine's)
+    names its twin in each language, absolute, and ``x-default`` (English); a page elsewhere is left alone."""
+    import gzip
+
+    sitemap = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.org/docs/zh/formula/</loc><lastmod>2026-11-29</lastmod></url>"
+        "<url><loc>https://example.org/docs/zh/</loc></url><url><loc>https://example.org/other/</loc></url></urlset>"
+    )
+    (tmp_path / "sitemap.xml").write_text(sitemap, encoding="utf-8")
+    (tmp_path / "sitemap.xml.gz").write_bytes(gzip.compress(sitemap.encode(), mtime=1_700_000_000))
+    finisher.site(tmp_path)
+    written = (tmp_path / "sitemap.xml").read_text(encoding="utf-8")
+    assert gzip.decompress((tmp_path / "sitemap.xml.gz").read_bytes()).decode() == written
+    assert (tmp_path / "sitemap.xml.gz").read_bytes()[4:8] == (1_700_000_000).to_bytes(4, "little")
+    links = re.findall(r'<loc>([^<]+)</loc>|<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)" />', written)
+    assert links == [
+        ("https://example.org/docs/zh/formula/", "", ""),
+        ("", "en", "https://example.org/docs/formula/"),
+        ("", "x-default", "https://example.org/docs/formula/"),
+        ("", "zh", "https://example.org/docs/zh/formula/"),
+        ("https://example.org/docs/zh/", "", ""),
+        ("", "en", "https://example.org/docs/"),
+        ("", "x-default", "https://example.org/docs/"),
+        ("", "zh", "https://example.org/docs/zh/"),
+        ("https://example.org/other/", "", ""),
     ]
+    finisher.site(tmp_path)
+    assert (tmp_path / "sitemap.xml").read_text(encoding="utf-8") == written  # done once
 
 
 MATERIAL_PAGE = """<!doctype html><html><head><link rel="alternate" href="../" hreflang="en"></head><body>
@@ -102,16 +133,16 @@ MATERIAL_PAGE = """<!doctype html><html><head><link rel="alternate" href="../" h
 
 
 def test_material_markup_the_content_and_its_chrome(tmp_path: Path, finisher: finish.Finisher) -> None:
-    """In Material's page the content is the article; its buttons and "Last update" box are not the page's text;
-    the versions line goes before the box."""
+    """In Material's page the content is the article; the versions line goes before its "Last update" box; the pass
+    leaves the text as the engine wrote it (the lines were joined as the page was rendered)."""
     source = tmp_path / "docs" / "t.md"
     source.parent.mkdir()
     source.write_text("---\nchecked_against: [transformers]\n---\n# 标题\n", encoding="utf-8")
     page = finish.Page("t.md", source, "t/index.html", "t/")
     html, warnings = finisher.html(MATERIAL_PAGE, page, tmp_path)
     assert warnings == []
-    assert "<p>位置编码的波长，最长为 60\u202f611。</p>" in html
-    assert "编辑\n此页" in html and "最后\n更新" in html  # the theme's own text is left as it is
+    assert "<p>位置编码的\n波长，最长为 60 611。</p>" in html
+    assert "编辑\n此页" in html and "最后\n更新" in html
     article = dom.parse(html).css_first("article")
     kids = [node.tag for node in dom.children(article) if node.is_element_node]
     assert kids == ["a", "h1", "p", "p", "aside"]
@@ -130,42 +161,6 @@ def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: fin
     twice, _ = finisher.html(once, page, tmp_path)
     assert twice == once and once.count('class="katex"') == 1
     assert "pe-versions" not in once  # not a chapter, nothing checked against: no versions line
-
-
-def test_the_search_index_gets_the_pages_text_changes(tmp_path: Path, finisher: finish.Finisher) -> None:
-    """Material indexed the page before it was finished: the index's texts change as the page's did (line breaks
-    that became spaces, thousands), and their Chinese is cut again into words, as Material cuts it; a space between
-    two table cells (never a line break the pass joined) stays."""
-    source = tmp_path / "t.md"
-    source.write_text("# 标题\n", encoding="utf-8")
-    page = finish.Page("t.md", source, "t/index.html", "t/")
-    finisher.html(
-        "<html><body><p>位置编码的\n波长是 60 611</p>"
-        "<table><tr><td>章节</td>\n<td>内容</td></tr></table></body></html>",
-        page,
-        tmp_path,
-    )
-    index = {
-        "config": {"lang": ["zh"]},
-        "docs": [
-            {
-                "location": "t/",
-                "title": "标题",
-                "text": "<p>\u200b位置编码\u200b的\u200b \u200b波长\u200b是\u200b 60 611</p> 章节 内容",
-            },
-            {"location": "other/", "title": "别的", "text": "位置编码\u200b的\u200b \u200b波长"},
-        ],
-    }
-    (tmp_path / "search").mkdir()
-    path = tmp_path / finish.SEARCH_INDEX
-    path.write_text(json.dumps(index), encoding="utf-8")
-    finisher.search_index(tmp_path)
-    docs = json.loads(path.read_text(encoding="utf-8"))["docs"]
-    assert (
-        docs[0]["text"]
-        == "<p>\u200b位置编码\u200b的\u200b波长\u200b是\u200b 60\u202f611</p> \u200b章节\u200b \u200b内容"
-    )
-    assert docs[1] == index["docs"][1]  # a page this finisher did not change
 
 
 def test_every_source_page_is_where_the_engine_writes_it() -> None:
@@ -187,11 +182,10 @@ def test_a_strict_build_fails_on_finishing_warnings(caplog: pytest.LogCaptureFix
 @pytest.mark.site
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_the_built_site_is_finished(site_dir: Path, lang: str) -> None:
-    """The session's build ran the pass on every page: no TeX left, Chinese joined, head links to the twins."""
+    """The session's build ran the pass on every page: no TeX left (the sitemap's twins:
+    ``tests/test_site_build.py``)."""
     prefix = site_dir if lang == "en" else site_dir / lang
     for page in finish.site_pages(pages.DOCS / lang):
         tree = dom.parse((prefix / page.file).read_text(encoding="utf-8"))
         untypeset = [n for n in tree.css(".arithmatex") if not n.css_first(".katex")]
         assert untypeset == [], page.src_uri
-        twins = {link.attributes["hreflang"]: link.attributes["href"] for link in tree.css("head link[hreflang]")}
-        assert set(twins) == {"en", "zh", "x-default"} and all(h.endswith(page.url) for h in twins.values())

@@ -1,34 +1,41 @@
 """What a page costs a reader's phone: the measurement, and the build steps that keep pages light.
 
 ``tests/test_browser.py`` holds every page of the built site to ``PAGE_BUDGET`` (its first view on a phone, in each
-colour scheme). Here: the measurement counts what a page really downloads (a synthetic page with a known size for
-each of its requests), so a page that grows past the budget fails; figures are lazy, sized and named
+colour scheme, as a static host that gzips text sends it). Here: the measurement counts what a page really downloads,
+as it arrives (a synthetic page with a known size for each of its requests, text gzipped by the test server as by
+GitHub Pages), so a page that grows past the budget fails; figures are lazy, sized and named
 (``site_tools.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it, in one
 cached file (``site_tools.assets.notebook_styles``). Both are steps of the finishing pass, on a page's tree.
 """
 
 from __future__ import annotations
 
+import gzip
+import random
+import string
 from pathlib import Path
 
 import pytest
 
 from site_tools import assets, dom
-from site_tools.browser import PAGE_BUDGET, first_view, serve_site, shared_browser
+from site_tools.browser import PAGE_BUDGET, first_view, gzipped, serve_site, shared_browser
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">{pad}</svg>'
 
 
 def _svg(path: Path, size: int, w: float = 300, h: float = 150) -> None:
+    """An SVG of ``size`` bytes that gzip cannot shrink much (random letters in a comment)."""
     head = SVG.format(w=w, h=h, pad="")
-    path.write_text(SVG.format(w=w, h=h, pad="<!--" + "x" * (size - len(head) - 7) + "-->"), encoding="utf-8")
+    pad = "".join(random.Random(size).choices(string.ascii_letters + string.digits, k=size - len(head) - 7))
+    path.write_text(SVG.format(w=w, h=h, pad="<!--" + pad + "-->"), encoding="utf-8")
     assert path.stat().st_size == size
 
 
 @pytest.mark.browser
 def test_first_view_counts_every_request_and_nothing_more(tmp_path: Path) -> None:
     """Every request until the network is idle after load (one started by a timer after load, one by a worker),
-    uncompressed; not a lazy image far below the fold, nor one hidden with display:none."""
+    as it arrives: text gzipped, as a static host sends it (other files as they are); not a lazy image far below the
+    fold, nor one hidden with display:none."""
     (tmp_path / "figures").mkdir()
     _svg(tmp_path / "figures/top.svg", 20_000)
     _svg(tmp_path / "figures/far.svg", 30_000)
@@ -36,6 +43,7 @@ def test_first_view_counts_every_request_and_nothing_more(tmp_path: Path) -> Non
     (tmp_path / "late.json").write_text('{"x": "' + "y" * 5_000 + '"}', encoding="utf-8")
     (tmp_path / "worker.js").write_text("fetch('worker.json');\n", encoding="utf-8")
     (tmp_path / "worker.json").write_text("[" + "1," * 3_000 + "1]", encoding="utf-8")
+    (tmp_path / "data.bin").write_bytes(bytes(random.Random(0).randrange(256) for _ in range(7_000)))
     (tmp_path / "index.html").write_text(
         """<!doctype html><html><head><meta charset="utf-8"><title>t</title></head><body>
         <img src="figures/top.svg" alt="top">
@@ -44,17 +52,17 @@ def test_first_view_counts_every_request_and_nothing_more(tmp_path: Path) -> Non
         <img src="figures/far.svg" alt="far" loading="lazy" width="400" height="200">
         <script>
           addEventListener('load', () => setTimeout(() => fetch('late.json'), 150));
+          fetch('data.bin').then(r => r.arrayBuffer());
           new Worker('worker.js');
         </script></body></html>""",
         encoding="utf-8",
     )
-    expected = {
-        "": (tmp_path / "index.html").stat().st_size,
-        "figures/top.svg": 20_000,
-        "late.json": (tmp_path / "late.json").stat().st_size,
-        "worker.js": (tmp_path / "worker.js").stat().st_size,
-        "worker.json": (tmp_path / "worker.json").stat().st_size,
-    }
+    files = {"": "index.html", "figures/top.svg": "figures/top.svg", "late.json": "late.json"}
+    files |= {"worker.js": "worker.js", "worker.json": "worker.json"}
+    expected = {url: len(gzipped((tmp_path / name).read_bytes())) for url, name in files.items()}
+    expected["data.bin"] = 7_000  # not text: sent as it is
+    assert expected["worker.json"] < (tmp_path / "worker.json").stat().st_size / 10  # gzipped indeed
+    assert gzip.decompress(gzipped(b"x")) == b"x"
     with serve_site(tmp_path) as base, first_view(shared_browser(), base, site=base) as view:
         downloads = {url.removeprefix(base): size for url, size in view.downloads() if not url.endswith("favicon.ico")}
         assert downloads == expected
@@ -67,7 +75,7 @@ def test_first_view_counts_every_request_and_nothing_more(tmp_path: Path) -> Non
 def test_a_page_past_the_budget_is_over_it(tmp_path: Path) -> None:
     """The per-page budget check in test_browser.py sees a page that grows: one more large figure near the top."""
     (tmp_path / "figures").mkdir()
-    _svg(tmp_path / "figures/big.svg", PAGE_BUDGET)
+    _svg(tmp_path / "figures/big.svg", 2 * PAGE_BUDGET)  # random letters: gzip takes off less than half
     (tmp_path / "index.html").write_text(
         '<!doctype html><html><body><img src="figures/big.svg" alt="a big figure" loading="lazy"></body></html>',
         encoding="utf-8",
@@ -177,5 +185,5 @@ def test_contributing_states_the_budget_the_tests_hold_pages_to(lang: str) -> No
     from site_tools.browser import PHONE
 
     text = (pages.DOCS / lang / "contributing.md").read_text(encoding="utf-8")
-    assert f"at most {PAGE_BUDGET / 1e6:g} MB" in text or f"不超过 {PAGE_BUDGET / 1e6:g} MB" in text
+    assert f"at most {PAGE_BUDGET // 1000} KB" in text or f"不超过 {PAGE_BUDGET // 1000} KB" in text
     assert f"{PHONE['width']} px" in text

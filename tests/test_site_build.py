@@ -137,20 +137,6 @@ def test_build_time_is_reported(built_site: dict[str, object]) -> None:
     print(f"\nsite build: {built_site['seconds']:.1f} s ({timings})")
 
 
-def test_no_line_break_between_chinese_characters(site_dir: Path) -> None:
-    """Wrapped lines of the Chinese sources would render as spaces in Chrome/Edge; the build removes them."""
-    from site_tools import cjk
-
-    found = {}
-    for name in pages.pages("zh"):
-        stem = name.rsplit(".", 1)[0]
-        html = (site_dir / "zh" / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
-        article = html.split('<article class="md-content__inner', 1)[1].split("</article>", 1)[0]
-        if cjk.wide_line_breaks(article):
-            found[name] = cjk.wide_line_breaks(article)[:3]
-    assert found == {}, found
-
-
 # --- publishing: addresses, head links, reader conveniences, page weight ------------------------------------------
 
 REPOSITORY = "https://github.com/pe-docs/pe-docs"
@@ -187,28 +173,47 @@ class _HeadLinks(HTMLParser):
 
 
 @pytest.mark.parametrize("lang", pages.LANGS)
-def test_head_names_the_canonical_address_and_the_twin_in_each_language(
-    site_dir: Path, site_base: str, lang: str
-) -> None:
+def test_head_names_the_canonical_address_and_each_language_s_home(site_dir: Path, site_base: str, lang: str) -> None:
+    """Material's own head links: the page's canonical address, and each language's home (``extra.alternate``),
+    whose ``sitemap.xml`` Material's script fetches (each page's twin is named in the sitemap)."""
+    from urllib.parse import urljoin
+
     for url in sorted(page_urls(lang)):
         parser = _HeadLinks()
         parser.feed(page_html(site_dir, lang, url))
         canonical = [link["href"] for link in parser.links if link.get("rel") == "canonical"]
-        hreflang = [(link["hreflang"], link["href"]) for link in parser.links if link.get("hreflang")]
         assert canonical == [lang_base(site_base, lang) + url], (lang, url)
-        assert sorted(hreflang) == sorted(
-            [(other, lang_base(site_base, other) + url) for other in pages.LANGS] + [("x-default", site_base + url)]
-        ), (lang, url)
+        homes = [
+            (link["hreflang"], urljoin(canonical[0], link["href"])) for link in parser.links if link.get("hreflang")
+        ]
+        assert sorted(homes) == sorted((other, lang_base(site_base, other)) for other in pages.LANGS), (lang, url)
+        for _, home in homes:
+            root = site_dir / home.removeprefix(site_base)
+            assert (root / "sitemap.xml").is_file(), home
 
 
 @pytest.mark.parametrize("lang", pages.LANGS)
-def test_sitemap_lists_every_page_at_its_public_address(site_dir: Path, site_base: str, lang: str) -> None:
+def test_sitemap_lists_every_page_at_its_public_address_with_its_twins(
+    site_dir: Path, site_base: str, lang: str
+) -> None:
+    """Each page at its public address, with its twin in each language (``hreflang``, absolute, and ``x-default``:
+    English), as search engines read alternates from a sitemap; the gzipped copy says the same."""
+    import gzip
     import xml.etree.ElementTree as ET
 
     path = (site_dir if lang == "en" else site_dir / lang) / "sitemap.xml"
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locs = [loc.text for loc in ET.parse(path).getroot().findall("s:url/s:loc", ns)]
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(path).getroot()
+    locs = [loc.text for loc in root.findall("s:url/s:loc", ns)]
     assert sorted(locs) == sorted(lang_base(site_base, lang) + url for url in page_urls(lang))
+    for entry in root.findall("s:url", ns):
+        url = entry.findtext("s:loc", namespaces=ns).removeprefix(lang_base(site_base, lang))
+        twins = [(link.get("rel"), link.get("hreflang"), link.get("href")) for link in entry.findall("x:link", ns)]
+        assert sorted(twins) == sorted(
+            [("alternate", other, lang_base(site_base, other) + url) for other in pages.LANGS]
+            + [("alternate", "x-default", site_base + url)]
+        ), (lang, url)
+    assert gzip.decompress(path.with_name("sitemap.xml.gz").read_bytes()) == path.read_bytes()
 
 
 def test_404_page_loads_its_assets_under_the_sub_path(site_dir: Path, site_base: str) -> None:
