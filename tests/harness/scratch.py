@@ -31,8 +31,9 @@ def _env(repo: Path) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The sources as a release tarball (``git archive``) holds them — every file ``git ls-files`` lists, no ``.git``
-    — after ``make chapter NAME=scratch-chapter SECTION='Deep dives'`` (``python -m site_tools.chapter``). KaTeX is linked (what
-    ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw again).
+    — after ``make chapter NAME=scratch-chapter SECTION='Deep dives'`` (``python -m site_tools.chapter``). KaTeX is
+    linked (what ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw
+    again).
 
     Keys: ``dir``, and ``chapter`` (the chapter command's completed process). Used by ``test_chapter.py`` (a new
     chapter passes its checks and the strict build) and ``test_build_guards.py`` (a tarball builds).
