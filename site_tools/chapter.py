@@ -266,14 +266,17 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         return 2
     for path in written:
         print(f"wrote {path.relative_to(root).as_posix()}")
-    print(
-        "Next: write both pages (the Chinese one in Chinese) with the same code blocks, and check them as you go:\n"
-        f"  make check PAGE={slug}   # this page's checks, both languages, in seconds: blocks, numbers, parity, nav, "
-        "Chinese, notebooks\n"
-        f"  make serve               # preview: http://127.0.0.1:8000/{slug}/ and /zh/{slug}/\n"
-        "  make lint                # ruff and the spell check, on new files too\n"
-        "  make test                # every check, before the pull request (docs/en/contributing.md explains each)"
-    )
+    steps = [
+        (f"make check PAGE={slug}", "this page's checks, both languages, in seconds: blocks, numbers, parity, nav, "
+         "Chinese, notebooks"),
+        ("make serve", f"preview: http://127.0.0.1:8000/{slug}/ and /zh/{slug}/"),
+        ("make lint", "ruff and the spell check, on new files too"),
+        ("make test", "every check, before the pull request (docs/en/contributing.md explains each)"),
+    ]  # fmt: skip
+    width = max(len(command) for command, _ in steps)
+    print("Next: write both pages (the Chinese one in Chinese) with the same code blocks, and check them as you go:")
+    for command, what in steps:
+        print(f"  {command:<{width}}   # {what}")
     return 0
 
 

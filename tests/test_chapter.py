@@ -102,6 +102,33 @@ def test_strict_build_of_the_copy(created: Path, release_site: dict[str, Any]) -
     assert "用代码验证论断" in html and "6283" in html
 
 
+# A tarball has no git history: its pages' "last update" is the build's date, not a commit's (test_build_guards.py
+# checks that the tarball builds so); the test of git's dates cannot run on the copy.
+NEEDS_GIT = "tests/test_site_build.py::test_last_update_is_the_git_date_in_the_page_language"
+
+
+@pytest.mark.site
+def test_new_pair_passes_the_checks_of_the_built_pages(created: Path, release_site: dict[str, Any]) -> None:
+    """``make check PAGE=scratch-chapter`` in the copy with its built site (``--site-dir site``): the page's tests
+    and every test that reads the built pages — the print page and the books, the Chinese typesetting, the versions
+    line, the page weight, … — on the site with the new chapter, selected by ``harness.page_selection``, not by
+    hand. (The template's guidance once named a dark-scheme figure, which failed the print page's check.)"""
+    assert release_site["build"].returncode == 0
+    result = run(
+        [sys.executable, "-m", "site_tools.check", SLUG, "--site-dir", "site", "--deselect", NEEDS_GIT, "-rA"], created
+    )
+    assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+    passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
+    for lang in ("en", "zh"):
+        assert f"tests/test_pdf.py::test_print_page_shows_what_paper_can[{lang}]" in passed
+        assert f"tests/test_pdf.py::test_chapters_appear_in_the_navs_order[{lang}]" in passed
+    assert "tests/test_versions.py::test_built_pages_carry_their_versions" in passed
+    assert f"tests/test_chinese_built.py::test_no_stray_spaces_on_the_built_page[{SLUG}.md]" in passed
+    assert not any("test_chinese_built.py::test_no_stray_spaces_on_the_built_page[formula.md]" in p for p in passed)
+    assert not any(p.startswith("tests/test_figures.py::test_every_registered_figure") for p in passed)
+    assert len([p for p in passed if SLUG not in p]) >= 20  # the checks of the whole built site
+
+
 @pytest.mark.parametrize(
     ("slug", "message"),
     [
