@@ -623,3 +623,23 @@ def test_no_english_left_in_chinese_prose(path: Path) -> None:
     translation beside it: “original”（译文） or 译文（original）."""
     found = english_violations(path, glossary())
     assert found == [], f"{path.name}:\n" + "\n".join(found)
+
+
+GUIDES = [pages.DOCS / lang / "contributing.md" for lang in pages.LANGS]
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.parent.name)
+def test_the_guide_lists_every_term_rule(path: Path) -> None:
+    """The contributing guide lists the term rules before they fail: under its heading ``{#chinese-terms}``, a text
+    block holds, for every rule of ``AVOID``, an example the rule catches (and what to write instead)."""
+    lang = path.parent.name
+    guide = pages.read(path)
+    (heading,) = [h for h in guide.headings if "{#chinese-terms}" in h.title]
+    after = [h.line for h in guide.headings if h.line > heading.line]
+    end = after[0] if after else len(guide.lines) + 1
+    listed = "\n".join(f.code for f in guide.fences if heading.line < f.line < end and f.lang == "text")
+    missing = [f"{bad!r} -> {good}" for bad, (good, _) in AVOID.items() if not re.search(bad, listed)]
+    assert missing == [], (
+        f"docs/{lang}/contributing.md#chinese-terms lists no example of these rules; add a line with what each "
+        "catches and what to write instead:\n" + "\n".join(missing)
+    )
