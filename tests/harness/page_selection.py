@@ -56,8 +56,8 @@ def page_tests(items: list[pytest.Item], slug: str, *, built: bool = False) -> l
 
     slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
     names = {f"{slug}.md", f"{slug}.ipynb"}
-    others = set(pages.page_names()) - names
-    shown = {ref.name for lang in pages.LANGS if (f := pages.DOCS / lang / f"{slug}.md").is_file()
+    others: set[str] = set(pages.page_names()) - names if built else set()
+    shown = {ref.name for lang in pages.LANGS if built and (f := pages.DOCS / lang / f"{slug}.md").is_file()
              for ref in pages.read(f).figures}  # fmt: skip
     keep = []
     for item in items:
