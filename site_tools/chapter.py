@@ -22,6 +22,8 @@ import re
 import sys
 from pathlib import Path
 
+from site_tools import pages
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh")
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
@@ -73,16 +75,11 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
     if existing:
         raise ChapterError(f"chapter {slug!r} already exists ({', '.join(existing)}); choose another name or edit it")
     for name in CONFIGS:
-        if (root / name).exists() and f"{slug}.md" in nav_files(root / name):
+        if (root / name).exists() and f"{slug}.md" in pages.nav_places(root / name):
             raise ChapterError(
                 f"{slug}.md is already listed under nav: in {name}; remove it there or choose another name"
             )
     return slug
-
-
-def nav_files(config: Path) -> list[str]:
-    """The page files listed under ``nav:`` in a config file, in order (read as text: the file has custom tags)."""
-    return [m.group("file") for m in map(_NAV_ITEM.match, _nav_block(config.read_text(encoding="utf-8"))[1]) if m]
 
 
 def _nav_block(text: str) -> tuple[int, list[str]]:
@@ -107,7 +104,8 @@ def _has_nav(config: Path) -> bool:
 
 
 def sections(config: Path) -> list[str]:
-    """The titles of the top-level sections of the nav in ``config``, in order (read as text, as :func:`nav_files`)."""
+    """The titles of the top-level sections of the nav in ``config``, in order (read as text, where
+    :func:`add_to_nav` writes)."""
     return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"))[1])]
 
 

@@ -109,14 +109,14 @@ NEEDS_GIT = "tests/test_site_build.py::test_last_update_is_the_git_date_in_the_p
 
 @pytest.mark.site
 def test_new_pair_passes_the_checks_of_the_built_pages(created: Path, release_site: dict[str, Any]) -> None:
-    """``make check PAGE=scratch-chapter`` in the copy with its built site (``--site-dir site``): the page's tests
-    and every test that reads the built pages — the print page and the books, the Chinese typesetting, the versions
-    line, the page weight, … — on the site with the new chapter, selected by ``harness.page_selection``, not by
-    hand. (The template's guidance once named a dark-scheme figure, which failed the print page's check.)"""
+    """``make check PAGE=scratch-chapter`` in the copy with its built site (``--site-dir site``), its site tests
+    (``-m site``; the page's own tests ran above): every test that reads the built pages — the print page and the
+    books, the Chinese typesetting, the versions line, the page weight, … — on the site with the new chapter,
+    selected by ``harness.page_selection``, not by hand. (The template's guidance once named a dark-scheme figure,
+    which failed the print page's check.)"""
     assert release_site["build"].returncode == 0
-    result = run(
-        [sys.executable, "-m", "site_tools.check", SLUG, "--site-dir", "site", "--deselect", NEEDS_GIT, "-rA"], created
-    )
+    command = [sys.executable, "-m", "site_tools.check", SLUG, "--site-dir", "site", "-m", "site", "-rA"]
+    result = run([*command, "--deselect", NEEDS_GIT], created)
     assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
     passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
     for lang in ("en", "zh"):
