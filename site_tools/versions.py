@@ -33,6 +33,7 @@ REQUIREMENTS = ROOT / "requirements-upstream.txt"
 TIER = ROOT / "tests" / "upstream"
 # The module a tier package is imported as, where it is not its name with "-" as "_" (``import whisper``).
 IMPORT_NAMES = {"openai-whisper": "whisper"}
+_MODULE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")  # a dotted module name
 
 _LINE = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[^\s#;]+)\s*(?:#\s*(?P<comment>.*))?$")
 
@@ -147,7 +148,9 @@ class TierTest:
 
     name: str  # tests/upstream/<file>.py::<function>
     pages: tuple[str, ...]  # the slugs of @pytest.mark.pages(...) on it and on its module (pytestmark)
-    modules: frozenset[str]  # top-level modules imported by it, by the module-level helpers it calls, and by its module
+    modules: frozenset[
+        str
+    ]  # top-level modules it imports (or loads by name), itself, through helpers or at module level
 
 
 def tier_tests(folder: Path = TIER) -> list[TierTest]:
@@ -213,14 +216,22 @@ def _reachable(node: ast.AST, functions: dict[str, ast.AST]) -> list[ast.AST]:
 
 
 def _imports(nodes: list[ast.AST]) -> set[str]:
-    """The top-level modules imported anywhere in ``nodes``."""
+    """The top-level modules imported anywhere in ``nodes``: by ``import`` statements, and by name, a string argument
+    of a call (``importlib.import_module("timm.layers")``, a fixture that loads one module of a package alone)."""
     modules = set()
-    for node in nodes:
+    bodies = [n for node in nodes for n in (node.body if isinstance(node, ast.FunctionDef | ast.ClassDef) else [node])]
+    for node in bodies:  # not the decorators: a mark's strings are not modules
         for n in ast.walk(node):
             if isinstance(n, ast.Import):
                 modules.update(alias.name.split(".")[0] for alias in n.names)
             elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
                 modules.add(n.module.split(".")[0])
+            elif isinstance(n, ast.Call):
+                modules.update(
+                    a.value.split(".")[0]
+                    for a in n.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str) and _MODULE.fullmatch(a.value)
+                )
     return modules
 
 

@@ -152,12 +152,18 @@ def test_tier_tests_are_read_as_written(tmp_path: Path) -> None:
         "def test_b():\n    import keras_hub.layers\n",
         encoding="utf-8",
     )
-    (tier / "test_y.py").write_text("def test_c():\n    import whisper\n", encoding="utf-8")
-    a, b, c = versions.tier_tests(tier)
+    (tier / "test_y.py").write_text(
+        "import importlib\n\n\ndef test_c(alone):\n    import whisper\n\n\n"
+        "def test_d(alone):\n    alone('timm', 'layers.pos_embed_sincos')\n"
+        "    importlib.import_module('torchtune.modules')\n",
+        encoding="utf-8",
+    )
+    a, b, c, d = versions.tier_tests(tier)
     assert (a.name, a.pages, a.modules) == ("tests/upstream/test_x.py::test_a", ("variants", "code", "relative"),
                                             frozenset({"pytest", "numpy", "diffusers"}))  # fmt: skip
     assert (b.pages, b.modules) == (("variants",), frozenset({"pytest", "numpy", "keras_hub"}))
-    assert (c.pages, c.modules) == ((), frozenset({"whisper"}))
+    assert (c.pages, c.modules) == ((), frozenset({"importlib", "whisper"}))
+    assert {"timm", "torchtune"} <= d.modules  # loaded by name: a fixture's argument, importlib.import_module
     tests = [a, b, c]
     assert versions.backing("code", "diffusers", tests) == ["tests/upstream/test_x.py::test_a"]
     assert versions.backing("variants", "keras-hub", tests) == ["tests/upstream/test_x.py::test_b"]
