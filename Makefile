@@ -2,7 +2,8 @@
 #   make serve   set everything up, build both languages, serve on http://127.0.0.1:8000 with live reload
 #   make test    set everything up and run every test (unit, doc blocks, parity, build, browser), on every core
 # The contributor's loop while writing a page:
-#   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, Chinese, notebooks)
+#   make chapter NAME=<slug> a new chapter in both languages, from templates/ (SECTION=<nav section>, or it asks)
+#   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, nav, Chinese, notebooks)
 # Publishing:
 #   make site    strict build into site/ for the public address in mkdocs.yml (site_tools/build.py);
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
@@ -46,17 +47,24 @@ check: setup
 test-upstream:
 	bash scripts/test-upstream.sh $(if $(LATEST),--latest,)
 
-# The pre-commit hooks (.pre-commit-config.yaml) over every file: ruff check, ruff format --check, codespell.
+# The pre-commit hooks (.pre-commit-config.yaml) over every file, new ones too (`git ls-files --others`: a page not
+# yet added to git is checked): ruff check, ruff format --check, codespell. They only check: no file is changed.
+LINT_FILES = $$(git ls-files --cached --others --exclude-standard)
 lint: setup
-	$(PY) -m pre_commit run --all-files --show-diff-on-failure
+	@$(PY) -m pre_commit run --files $(LINT_FILES) || { printf '%s\n' \
+	  "make lint: failed, and changed no file (the hooks only check). To fix what they name:" \
+	  "  ruff format, ruff check: make format rewrites the formatting and what ruff can fix; the rest by hand" \
+	  "  codespell: correct the word; a word it wrongly flags goes in ignore-words-list under [tool.codespell] in pyproject.toml"; \
+	  exit 1; }
 
 format: setup
 	.venv/bin/ruff format .
 	.venv/bin/ruff check --fix .
 
-# A new chapter in both languages from templates/ (docs/en/NAME.md, docs/zh/NAME.md), added to the nav.
+# A new chapter in both languages from templates/ (docs/en/NAME.md, docs/zh/NAME.md), added to both navs in a
+# section: make chapter NAME=attention-scores SECTION='Deep dives' (without SECTION it asks which).
 chapter: setup
-	$(PY) -m site_tools.chapter "$(NAME)"
+	$(PY) -m site_tools.chapter "$(NAME)" $(if $(SECTION),--section "$(SECTION)",)
 
 parity: setup
 	$(PY) -m site_tools.pages

@@ -1,26 +1,39 @@
-"""Create a new chapter in both languages: ``python -m site_tools.chapter <slug>`` (``make chapter NAME=<slug>``).
+"""Create a new chapter in both languages: ``python -m site_tools.chapter <slug> --section <title>``
+(``make chapter NAME=<slug> SECTION=<title>``; without a section, it asks for one).
 
 Writes ``docs/en/<slug>.md`` from ``templates/chapter.md`` and ``docs/zh/<slug>.md`` from
 ``templates/chapter.zh.md`` (a Chinese skeleton with the same code blocks), and adds ``- <slug>.md`` to ``nav:``
-in ``mkdocs.yml`` and ``mkdocs.zh.yml`` (its own nav, with Chinese section titles) just before ``api.md``, in the
-same section. As created, the pair passes every
-check of ``make test``: the blocks run, the stated number is asserted in both languages, the code is the same, the
-Chinese page follows the Chinese checks and the strict build finds nothing to warn about.
+in ``mkdocs.yml`` and ``mkdocs.zh.yml`` (its own nav, with Chinese section titles), at the end of the section
+asked for (before the API reference in its section) — the same section in both navs, which list the same sections in
+the same order. The Learn section is not offered: it is the reading path start here and the home page walk through
+(``tests/test_learn_track.py``), so a Learn page is written elsewhere first and then moved there with them.
 
-A bad slug, or one that is already a page, is refused with a message and nothing is written.
+As created, the pair passes every check of ``make test`` (``tests/test_chapter.py`` runs it through them): the blocks
+run, the stated number is asserted in both languages, the code is the same, the page is in both navs, the Chinese
+page follows the Chinese checks, the strict build finds nothing to warn about and the book prints it.
+
+A bad slug or section, or a slug that is already a page, is refused with a message and nothing is written.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
+
+from site_tools import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh")
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
 CONFIGS = ("mkdocs.yml", "mkdocs.zh.yml")  # each has its own nav: (the Chinese one with Chinese section titles)
-NAV_ANCHOR = "api.md"  # new chapters go just before the API reference
+NAV_ANCHOR = "api.md"  # in its section, new chapters go just before the API reference
+# Sections a new chapter does not go in, and why (their titles in mkdocs.yml).
+CLOSED = {
+    "Learn": "Learn is the reading path that start here and the home page walk through, in order and in about an "
+    "hour (tests/test_learn_track.py): write the chapter in another section, then move it there with them"
+}
 
 # Lower-case ASCII words joined by single hyphens, starting with a letter: the slug is the file name and the URL.
 SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -28,6 +41,7 @@ MAX_SLUG = 40
 # Names that are taken by the site itself: the Chinese site (zh/), the theme's and the build's folders and files.
 RESERVED = frozenset({"zh", "en", "assets", "figures", "search", "404", "sitemap", "stylesheets", "javascripts"})
 _NAV_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?:[^:\n]+:[ \t]*)?(?P<file>[^\s:#]+\.(?:md|ipynb))[ \t]*(?:#.*)?$")
+_NAV_SECTION = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<title>[^:\n#]+?)[ \t]*:[ \t]*(?:#.*)?$")
 
 
 class ChapterError(ValueError):
@@ -61,16 +75,11 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
     if existing:
         raise ChapterError(f"chapter {slug!r} already exists ({', '.join(existing)}); choose another name or edit it")
     for name in CONFIGS:
-        if (root / name).exists() and f"{slug}.md" in nav_files(root / name):
+        if (root / name).exists() and f"{slug}.md" in pages.nav_places(root / name):
             raise ChapterError(
                 f"{slug}.md is already listed under nav: in {name}; remove it there or choose another name"
             )
     return slug
-
-
-def nav_files(config: Path) -> list[str]:
-    """The page files listed under ``nav:`` in a config file, in order (read as text: the file has custom tags)."""
-    return [m.group("file") for m in map(_NAV_ITEM.match, _nav_block(config.read_text(encoding="utf-8"))[1]) if m]
 
 
 def _nav_block(text: str) -> tuple[int, list[str]]:
@@ -94,15 +103,86 @@ def _has_nav(config: Path) -> bool:
     return re.search(r"^nav:[ \t]*(?:#.*)?$", config.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
-def add_to_nav(config: Path, slug: str) -> None:
-    """Insert ``- <slug>.md`` in the nav of ``config`` before ``api.md``, indented as it is (in its section), or at
-    the end if there is none."""
+def sections(config: Path) -> list[str]:
+    """The titles of the top-level sections of the nav in ``config``, in order (read as text, where
+    :func:`add_to_nav` writes)."""
+    return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"))[1])]
+
+
+def _sections(block: list[str]) -> list[tuple[str, int, int]]:
+    """(title, index of its line, index after its last non-blank line) of each top-level section of a nav block."""
+    entries = [(i, line) for i, line in enumerate(block) if re.match(r"[ \t]*-[ \t]", line)]
+    if not entries:
+        return []
+    top = min(len(line) - len(line.lstrip()) for _, line in entries)
+    heads = [(i, m) for i, line in entries if (m := _NAV_SECTION.match(line)) and len(m.group("indent")) == top]
+    tops = [i for i, line in entries if len(line) - len(line.lstrip()) == top] + [len(block)]
+    out = []
+    for i, m in heads:
+        end = next(t for t in tops if t > i)
+        while end > i + 1 and not block[end - 1].strip():
+            end -= 1
+        out.append((m.group("title").strip().strip("\"'"), i, end))
+    return out
+
+
+def section_pairs(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(English title, Chinese title) of each top-level section of the nav: the two configs list the same sections
+    in the same order (``tests/test_learn_track.py`` holds them to it).
+
+    Raises:
+        ChapterError: the two navs do not have the same number of sections.
+    """
+    en, zh = (sections(root / name) for name in CONFIGS)
+    if len(en) != len(zh):
+        raise ChapterError(f"{CONFIGS[0]} has the nav sections {en} and {CONFIGS[1]} {zh}: make them match first")
+    return list(zip(en, zh, strict=True))
+
+
+def open_sections(root: Path = ROOT) -> list[tuple[str, str]]:
+    """The sections a new chapter may go in (all but :data:`CLOSED`), as (English title, Chinese title)."""
+    return [pair for pair in section_pairs(root) if pair[0] not in CLOSED]
+
+
+def check_section(section: object, root: Path = ROOT) -> int:
+    """The position of ``section`` (its English or Chinese title, any case) among the nav's sections.
+
+    Raises:
+        ChapterError: no section of that title, or one that is :data:`CLOSED` to new chapters.
+    """
+    pairs = section_pairs(root)
+    choices = ", ".join(f"{en!r}" for en, _ in open_sections(root))
+    if not isinstance(section, str) or not section.strip():
+        raise ChapterError(
+            f"say which section of the nav the chapter goes in: make chapter NAME=<slug> SECTION=<title>, one of "
+            f"{choices} (got {section!r})"
+        )
+    wanted = section.strip().casefold()
+    for k, (en, zh) in enumerate(pairs):
+        if wanted in (en.casefold(), zh.casefold()):
+            if en in CLOSED:
+                raise ChapterError(f"a new chapter does not go in {en}: {CLOSED[en]}; sections: {choices}")
+            return k
+    raise ChapterError(f"the nav has no section {section!r}; SECTION must be one of {choices}")
+
+
+def add_to_nav(config: Path, slug: str, section: int | None = None) -> None:
+    """Insert ``- <slug>.md`` in the nav of ``config``: at the end of its top-level section number ``section``
+    (0-based), before ``api.md`` if the section holds it, indented as the section's pages; without a section, before
+    ``api.md``, or at the end of the nav if there is none."""
     text = config.read_text(encoding="utf-8")
     start, block = _nav_block(text)
     items = [(i, m) for i, m in enumerate(map(_NAV_ITEM.match, block)) if m]
+    if section is not None:
+        found = _sections(block)
+        if not 0 <= section < len(found):
+            raise ChapterError(f"{config.name}: the nav has {len(found)} sections, not a section number {section + 1}")
+        _, first, end = found[section]
+        items = [(i, m) for i, m in items if first < i < end]
     if not items:
         raise ChapterError(f"{config.name}: the nav: list holds no page to place the chapter next to")
-    at, anchor = next(((i, m) for i, m in items if m.group("file") == NAV_ANCHOR), (items[-1][0] + 1, items[0][1]))
+    last = items[-1][0] + 1 if section is None else end
+    at, anchor = next(((i, m) for i, m in items if m.group("file") == NAV_ANCHOR), (last, items[0][1]))
     indent = anchor.group("indent")
     lines = text.splitlines(keepends=True)
     lines.insert(start + at, f"{indent}- {slug}.md\n")
@@ -115,14 +195,18 @@ def title_of(slug: str) -> str:
     return words[0].upper() + words[1:]
 
 
-def create(slug: str, root: Path = ROOT) -> list[Path]:
-    """Create the chapter ``slug`` in both languages and add it to the nav; return the files written.
+def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Path]:
+    """Create the chapter ``slug`` in both languages and add it to both navs, in ``section`` (its English or Chinese
+    title; see :func:`check_section`); return the files written. Without a section (a config without sections),
+    the nav entry goes before ``api.md`` or at the end.
 
     Raises:
-        ChapterError: a bad or existing slug (nothing is written).
+        ChapterError: a bad or existing slug, or a bad section (nothing is written).
         FileNotFoundError: a template is missing.
     """
     slug = check_slug(slug, root)
+    configs = [root / name for name in CONFIGS if (root / name).exists() and _has_nav(root / name)]
+    at = check_section(section, root) if section is not None else None
     texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in LANGS}
     texts["en"] = re.sub(r"\A# .*", f"# {title_of(slug)}", texts["en"], count=1)
     written = []
@@ -130,31 +214,67 @@ def create(slug: str, root: Path = ROOT) -> list[Path]:
         path = root / "docs" / lang / f"{slug}.md"
         path.write_text(texts[lang], encoding="utf-8")
         written.append(path)
-    for name in CONFIGS:
-        if (root / name).exists() and _has_nav(root / name):
-            add_to_nav(root / name, slug)
-            written.append(root / name)
+    for config in configs:
+        add_to_nav(config, slug, at)
+        written.append(config)
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m site_tools.chapter <slug>   (make chapter NAME=<slug>)", file=sys.stderr)
-        return 2
+def ask_section(root: Path = ROOT) -> str:
+    """Ask on the terminal which section the chapter goes in; the English title of the answer."""
+    choices = open_sections(root)
+    print("Which section of the nav does the chapter go in?")
+    for k, (en, zh) in enumerate(choices, 1):
+        print(f"  {k}. {en} ({zh})")
+    for why in CLOSED.values():
+        print(f"  (Not offered: {why}.)")
+    while True:
+        answer = input(f"Section [1-{len(choices)}]: ").strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1][0]
+        if any(answer.casefold() in (en.casefold(), zh.casefold()) for en, zh in choices):
+            return answer
+        print(f"  a number from 1 to {len(choices)}, or a title")
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    """``python -m site_tools.chapter <slug> [--section <title>]``: 0 when written, 2 when refused."""
+    parser = argparse.ArgumentParser(
+        prog="python -m site_tools.chapter",
+        description="A new chapter in both languages, in a section of the nav "
+        "(make chapter NAME=<slug> SECTION=<title>).",
+    )
+    parser.add_argument("slug", help="the file name and URL: lower-case ASCII words joined by hyphens")
+    parser.add_argument("--section", default=None, help="the nav section, English or Chinese title (asked if omitted)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    slug = args.slug.strip()
     try:
-        written = create(args[0].strip())
+        check_slug(slug, root)
+        section = args.section
+        if section is None or not section.strip():
+            if not sys.stdin.isatty():
+                check_section(section, root)  # refused, with the list of sections
+            section = ask_section(root)
+        written = create(slug, section, root)
     except ChapterError as exc:
         print(f"make chapter: {exc}", file=sys.stderr)
         return 2
-    slug = args[0].strip()
+    except (EOFError, KeyboardInterrupt):
+        print("\nmake chapter: no section chosen; nothing written", file=sys.stderr)
+        return 2
     for path in written:
-        print(f"wrote {path.relative_to(ROOT).as_posix()}")
-    print(
-        f"Next: write both pages (the Chinese one in Chinese), keep their code blocks identical, then\n"
-        f"  make serve   # preview: http://127.0.0.1:8000/{slug}/ and /zh/{slug}/\n"
-        f"  make test    # every check; the Contributing page explains each rule"
-    )
+        print(f"wrote {path.relative_to(root).as_posix()}")
+    steps = [
+        (f"make check PAGE={slug}", "this page's checks, both languages, in seconds: blocks, numbers, parity, nav, "
+         "Chinese, notebooks"),
+        ("make serve", f"preview: http://127.0.0.1:8000/{slug}/ and /zh/{slug}/"),
+        ("make lint", "ruff and the spell check, on new files too"),
+        ("make test", "every check, before the pull request (docs/en/contributing.md explains each)"),
+    ]  # fmt: skip
+    width = max(len(command) for command, _ in steps)
+    print("Next: write both pages (the Chinese one in Chinese) with the same code blocks, and check them as you go:")
+    for command, what in steps:
+        print(f"  {command:<{width}}   # {what}")
     return 0
 
 

@@ -6,16 +6,21 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
 
 - every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
   python fence runs as shown, no skip marks);
-- parity: the page exists in both languages with the same code;
+- parity: the page exists in both languages with the same code (a differing block shown as a diff whose lines name
+  their file and line in both languages), and both navs list it (``site_tools.pages.nav_problems_of``);
 - verified prose (``site_tools.stated_numbers``): every stated number asserted on the page, both languages stating the
   same numbers, and every stated number's change noticed;
 - assertions that cannot fail (``site_tools.asserts``);
 - the Chinese page's style (``tests/test_chinese.py``);
+- each library of ``checked_against`` backed by a test of the upstream tier that names the page
+  (``site_tools.versions.backing``);
 - both generated notebooks executed on a fresh kernel (English on MKL's generic code path, Chinese on its AVX2
   path: the paths other x86 CPUs take), reused from the cache when nothing they depend on changed.
 
 A failure names the page, the line and, for numbers, the number, as in ``make test``. What needs the built site
-(links, anchors, the browser) is left to ``make test``, the check before a pull request.
+(links, anchors, the print page, the browser) is left to ``make test``; after ``make site``,
+``python -m site_tools.check <slug> --site-dir site`` adds the tests that read the built pages (further arguments go
+to pytest).
 """
 
 from __future__ import annotations

@@ -667,17 +667,36 @@ def notebook_code_cells(path: Path) -> list[str]:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
-def strip_comments(code: str) -> str:
-    """Code with ``#`` comments and blank lines removed (a ``#`` inside a string literal is kept)."""
+def code_lines(code: str) -> list[tuple[int, str]]:
+    """(0-based line within ``code``, the line without its ``#`` comment and trailing space) of every line that
+    holds code: comments and blank lines dropped, a ``#`` inside a string literal kept.
+
+    >>> code_lines("x = 1  # one\\n\\n# a note\\ns = '#' # two")
+    [(0, 'x = 1'), (3, "s = '#'")]
+    """
     import tokenize
 
+    lines = code.split("\n")
     try:
-        readline = io.StringIO(code).readline
-        tokens = [t for t in tokenize.generate_tokens(readline) if t.type != tokenize.COMMENT]
-        code = tokenize.untokenize(tokens)
+        comments = {
+            t.start[0] - 1: t.start[1]
+            for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type == tokenize.COMMENT
+        }
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        code = "\n".join(re.sub(r"\s+#.*$|^\s*#.*$", "", line) for line in code.splitlines())
-    return "\n".join(line.rstrip() for line in code.splitlines() if line.strip())
+        lines = [re.sub(r"\s+#.*$|^\s*#.*$", "", line) for line in lines]
+        comments = {}
+    out = []
+    for n, line in enumerate(lines):
+        text = line[: comments[n]] if n in comments else line
+        if text.strip():
+            out.append((n, text.rstrip()))
+    return out
+
+
+def strip_comments(code: str) -> str:
+    """Code with ``#`` comments and blank lines removed (a ``#`` inside a string literal is kept)."""
+    return "\n".join(text for _, text in code_lines(code))
 
 
 def pages(lang: str) -> dict[str, Path]:
@@ -695,17 +714,54 @@ def page_names() -> list[str]:
     return sorted(set().union(*(pages(lang) for lang in LANGS)))
 
 
+@dataclass(frozen=True)
+class CodeUnit:
+    """What parity compares of one block: a python fence (or a notebook's code cell) or an expected output."""
+
+    path: Path
+    line: int  # 1-based line of the opening fence (a notebook: the cell's number)
+    head: str  # the marker comments before it and the fence's info string, as compared
+    lines: tuple[tuple[int, str], ...]  # (1-based file line, code as compared): comments and blank lines dropped
+
+    @property
+    def signature(self) -> str:
+        code = "\n".join(text for _, text in self.lines)
+        return code if self.path.suffix == ".ipynb" else f"{self.head}\n{code}"
+
+    def where(self, line: int | None = None) -> str:
+        """``docs/en/formula.md:125`` (a notebook: ``docs/en/walkthrough.ipynb, cell 3, line 2``)."""
+        if self.path.suffix == ".ipynb":
+            return f"{_rel(self.path)}, cell {self.line}" + (f", line {line}" if line is not None else "")
+        return f"{_rel(self.path)}:{self.line if line is None else line}"
+
+
+def code_units(path: Path) -> list[CodeUnit]:
+    """The blocks of a page that must match between languages, in order: python fences (comments stripped, with
+    their marker comments and info string) and expected outputs (as written); a notebook's code cells."""
+    if path.suffix == ".ipynb":
+        return [
+            CodeUnit(path, k, "", tuple((n + 1, text) for n, text in code_lines(cell)))
+            for k, cell in enumerate(notebook_code_cells(path), 1)
+        ]
+    units = []
+    for f in read(path).fences:
+        markers = " ".join(f.marker_comments)
+        if f.looks_like_python:
+            units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}", _numbered(f, code_lines(f.code))))
+        elif f.role == "expected-output":
+            output = [(n, line) for n, line in enumerate(f.code.split("\n"))]
+            units.append(CodeUnit(path, f.line, markers, _numbered(f, output)))
+    return units
+
+
+def _numbered(fence: Fence, lines: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    """Lines of a fence's code with their file line numbers (the code starts on the line after the fence)."""
+    return tuple((fence.line + 1 + n, text) for n, text in lines)
+
+
 def code_signature(path: Path) -> list[str]:
     """What must match between languages: python blocks (comments stripped), their markers, expected outputs."""
-    if path.suffix == ".ipynb":
-        return [strip_comments(c) for c in notebook_code_cells(path)]
-    sig = []
-    for f in read(path).fences:
-        if f.looks_like_python:
-            sig.append(f"{' '.join(f.marker_comments)}\n{f.info}\n{strip_comments(f.code)}")
-        elif f.role == "expected-output":
-            sig.append(f"{' '.join(f.marker_comments)}\n{f.code}")
-    return sig
+    return [unit.signature for unit in code_units(path)]
 
 
 def weak_asserts(path: Path) -> list[str]:
@@ -726,20 +782,140 @@ def weak_asserts(path: Path) -> list[str]:
 
 
 def parity_problems_of(name: str) -> list[str]:
-    """What one language has of page ``name`` (``formula.md``) that the other lacks, as sentences."""
+    """What one language has of page ``name`` (``formula.md``) that the other lacks, as sentences; a block that
+    differs is shown as a diff with the line of each side in its file."""
     have = {lang: pages(lang).get(name) for lang in LANGS}
     missing = [lang for lang, path in have.items() if path is None]
     if missing:
         present = [lang for lang in LANGS if lang not in missing]
         return [f"{name}: exists in {present[0]} only; add docs/{missing[0]}/{name}"] if present else []
+    a, b = (code_units(have[lang]) for lang in LANGS)  # type: ignore[arg-type]
+    return code_differences(name, a, b)
+
+
+def code_differences(name: str, en: list[CodeUnit], zh: list[CodeUnit]) -> list[str]:
+    """The blocks of ``en`` and ``zh`` that differ, each as a sentence and a diff (``-`` en, ``+`` zh) whose lines
+    name their file and line; blocks one language has and the other lacks, with their lines."""
+    import difflib
+
     problems = []
-    a, b = (code_signature(have[lang]) for lang in LANGS)  # type: ignore[arg-type]
-    if len(a) != len(b):
-        problems.append(f"{name}: {len(a)} code blocks in en, {len(b)} in zh (markers included)")
-    for k, (x, y) in enumerate(zip(a, b, strict=False), 1):
-        if x != y:
-            problems.append(f"{name}: code block {k} differs between en and zh (after removing comments)")
+    matcher = difflib.SequenceMatcher(None, [u.signature for u in en], [u.signature for u in zh], autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        for k, (x, y) in enumerate(zip(en[a0:a1], zh[b0:b1], strict=False), a0 + 1):
+            problems.append(_block_diff(name, k, x, y))
+        n = min(a1 - a0, b1 - b0)
+        for units, other in ((en[a0 + n : a1], "zh"), (zh[b0 + n : b1], "en")):
+            for u in units:
+                first = u.lines[0][1].strip() if u.lines else "(empty)"
+                problems.append(
+                    f"{name}: the block at {u.where()} ({first!r}) has no counterpart in {other}; add it to "
+                    f"docs/{other}/{name} at the same place, or remove it here"
+                )
+    if len(en) != len(zh):
+        problems.append(f"{name}: {len(en)} code blocks in en, {len(zh)} in zh (markers included)")
     return problems
+
+
+def _block_diff(name: str, k: int, en: CodeUnit, zh: CodeUnit) -> str:
+    """Block ``k`` in two languages, as a sentence and the lines that differ (``-`` en, ``+`` zh), with their
+    lines."""
+    import difflib
+
+    out = [
+        f"{name}: code block {k} differs between en ({en.where()}) and zh ({zh.where()}) after removing comments; "
+        "make the code the same (only comments may be translated):"
+    ]
+    if en.head != zh.head:
+        out.append(f"  - {en.where()}: {en.head.strip() or '(no marker, no info)'!r}")
+        out.append(f"  + {zh.where()}: {zh.head.strip() or '(no marker, no info)'!r}")
+    a, b = [text for _, text in en.lines], [text for _, text in zh.lines]
+    for op, a0, a1, b0, b1 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        for n, text in en.lines[a0:a1]:
+            out.append(f"  - {en.where(n)}: {text}")
+        if a0 == a1:
+            after = en.lines[a0 - 1][0] if a0 else en.line
+            out.append(f"  - {en.where(after)}: (nothing after this line)")
+        for n, text in zh.lines[b0:b1]:
+            out.append(f"  + {zh.where(n)}: {text}")
+        if b0 == b1:
+            after = zh.lines[b0 - 1][0] if b0 else zh.line
+            out.append(f"  + {zh.where(after)}: (nothing after this line)")
+    return "\n".join(out)
+
+
+def nav_places(config: Path) -> dict[str, tuple[str, ...]]:
+    """Every page file under ``nav:`` in a config (``INHERIT`` merged, as MkDocs reads it), with the titles of the
+    sections it sits in, outermost first (a page at the top level: ``()``)."""
+    return dict(_nav_places(Path(config), Path(config).stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=8)
+def _nav_places(config: Path, _mtime: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    from site_tools import engine
+
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    def walk(entries: Any, sections: tuple[str, ...]) -> None:
+        for entry in entries or []:
+            if isinstance(entry, str):
+                found.append((entry, sections))
+                continue
+            for title, value in dict(entry).items():
+                if isinstance(value, list):
+                    walk(value, (*sections, str(title)))
+                elif isinstance(value, str) and not re.match(r"[a-z][a-z+.-]*://", value):
+                    found.append((value, sections))
+
+    walk(engine.read_config_file(config).get("nav"), ())
+    return tuple(found)
+
+
+def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> list[str]:
+    """Whether page ``name`` (``formula.md``) is under ``nav:`` in each language's config exactly when that language
+    has the page, as sentences naming the file to edit and, from the other language's nav, the section to put it
+    in. (MkDocs only warns about a page missing from the nav; the strict build of ``make test`` fails on it.)"""
+    from site_tools import engine
+
+    configs = dict(engine.CONFIGS if configs is None else configs)
+    places = {lang: nav_places(configs[lang]) for lang in LANGS}
+    problems = []
+    for lang in LANGS:
+        config = _rel(configs[lang])
+        exists = name in pages(lang)
+        if exists and name not in places[lang]:
+            titles = list(dict.fromkeys(s[0] for s in places[lang].values() if s))
+            where = f", in the section it belongs to ({', '.join(map(repr, titles))})" if titles else ""
+            other = next((o for o in LANGS if o != lang and name in places[o]), None)
+            if other is not None:
+                sections = places[other][name]
+                mine = _same_section(places[other], places[lang], sections)
+                where = (
+                    f", in the section {mine!r} (where {_rel(configs[other])} lists it, under {sections[-1]!r})"
+                    if sections and mine
+                    else f", where {_rel(configs[other])} lists it" + (f" (under {sections[-1]!r})" if sections else "")
+                )
+            problems.append(f"{name}: docs/{lang}/{name} is not in the nav: add `- {name}` to nav: in {config}{where}")
+        elif not exists and name in places[lang]:
+            problems.append(f"{name}: {config} lists {name} under nav:, but docs/{lang}/{name} does not exist")
+    return problems
+
+
+def _same_section(
+    theirs: dict[str, tuple[str, ...]], mine: dict[str, tuple[str, ...]], sections: tuple[str, ...]
+) -> str:
+    """The title, in ``mine``, of the top-level section that stands where ``sections[0]`` stands in ``theirs`` (the
+    two languages' navs have the same sections in the same order, with titles in their own language)."""
+    order = {
+        nav: list(dict.fromkeys(s[0] for s in places.values() if s)) for nav, places in (("a", theirs), ("b", mine))
+    }
+    if not sections or sections[0] not in order["a"]:
+        return ""
+    k = order["a"].index(sections[0])
+    return order["b"][k] if k < len(order["b"]) else ""
 
 
 def parity_problems() -> list[str]:

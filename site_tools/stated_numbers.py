@@ -395,6 +395,39 @@ def check_facts(en: Facts, zh: Facts) -> list[str]:
     return problems_of(en) + problems_of(zh) + differences_of(en, zh)
 
 
+def unnoticed(s: Stated, new: str, page: Facts, changed: Facts, before: Iterable[str]) -> str:
+    """Why the text of ``page`` could say ``new`` where it says ``s`` and fail no check (``changed``: the page's
+    facts with that edit; ``before``: what the check already reports for the pair), and what to do — one sentence
+    naming the page and the line. The mutation test (``tests/test_numbers.py``) reports with it: the number in the
+    text is not wrong, the page's code does not pin it.
+    """
+    where = f"{_rel(page.path)}:{s.line}"
+    head = f"{where}: the text could say {new} instead of {s.text} and no check would fail"
+    before = list(before)
+    if before:
+        return (
+            f"{head}, because this page already fails the number checks ({len(before)} problem"
+            f"{'s' if len(before) > 1 else ''}, the first: {before[0]}). Fix those first; the text's {s.text} "
+            "needs no change for this one"
+        )
+    edited = next((t for t in changed.stated if (t.line, t.column) == (s.line, s.column)), None)
+    if edited is None:
+        return f"{head}: the check does not read {new} there as a number. Leave {s.text}; write it so it is read"
+    why = []
+    if edited.text in EXEMPT:
+        why.append(f"{new} is exempt ({EXEMPT[edited.text]})")
+    if edited.key in page.quoted:
+        why.append(f"{new} is quoted in the front matter ({page.quoted[edited.key]})")
+    if {canonical(v) for v in edited.candidates} & page.asserted:
+        why.append(f"{new} is also in an assertion or expected output of this page")
+    reason = "; ".join(why) or f"the check cannot tell {new} from {s.text}"
+    return (
+        f"{head}: {reason}, and the two languages would still state each number"
+        f" equally often. Leave {s.text} in the text; make the page's code pin it: compute the value this "
+        f"sentence states and compare it with {s.text} exactly (assert round(x, 4) == …), so that {new} would fail"
+    )
+
+
 def check_pair(en: Path, zh: Path) -> list[str]:
     """Everything wrong with the numbers of one page in its two languages."""
     return check_facts(facts(en), facts(zh))

@@ -8,12 +8,19 @@ Two lines at the end of a page, never typed by hand:
   of them the upstream test tier (``make test-upstream``, ``tests/upstream/``) checks its claims against: the
   pins of ``requirements-upstream.txt``, which ``tests/upstream/test_pins.py`` checks are the versions installed.
 
+A page may list a library only if a tier test checks what the page says of it: a test in ``tests/upstream/`` marked
+``@pytest.mark.pages("<slug>")`` (on the test, or ``pytestmark`` for a whole module) that imports the library, itself
+or through a helper of its module. :func:`tier_tests` reads the tier's files (as text: its libraries are not
+installed here) and :func:`backing` names the tests that back one page's claim about one library;
+``tests/test_versions.py`` holds every ``checked_against`` entry to one.
+
 Standard library only: the upstream tier's own environment imports this module to read its pins, and
 ``python -m site_tools.versions latest`` prints what ``scripts/test-upstream.sh --latest`` installs.
 """
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 import sys
@@ -23,6 +30,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIREMENTS = ROOT / "requirements-upstream.txt"
+TIER = ROOT / "tests" / "upstream"
+# The module a tier package is imported as, where it is not its name with "-" as "_" (``import whisper``).
+IMPORT_NAMES = {"openai-whisper": "whisper"}
+_MODULE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")  # a dotted module name
 
 _LINE = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>[^\s#;]+)\s*(?:#\s*(?P<comment>.*))?$")
 
@@ -123,6 +134,105 @@ def version_line(meta: dict[str, object], *, chapter: bool, lang: str, pins: dic
     if not sentences:
         return ""
     return f'<p class="pe-versions"><small>{text["join"].join(sentences)}</small></p>'
+
+
+def import_name(package: str) -> str:
+    """The top-level module a pinned package is imported as: ``keras-hub`` -> ``keras_hub``."""
+    name = normalize(package)
+    return IMPORT_NAMES.get(name, name.replace("-", "_"))
+
+
+@dataclass(frozen=True)
+class TierTest:
+    """A test of the upstream tier, as its source reads: the pages it names and the modules it imports."""
+
+    name: str  # tests/upstream/<file>.py::<function>
+    pages: tuple[str, ...]  # the slugs of @pytest.mark.pages(...) on it and on its module (pytestmark)
+    modules: frozenset[
+        str
+    ]  # top-level modules it imports (or loads by name), itself, through helpers or at module level
+
+
+def tier_tests(folder: Path = TIER) -> list[TierTest]:
+    """Every ``test_*`` function of ``folder/test_*.py``, read with :mod:`ast` (nothing is imported)."""
+    found = []
+    for path in sorted(folder.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        module_imports = _imports([n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)])
+        module_pages = tuple(
+            slug
+            for n in tree.body
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in n.targets)
+            for slug in _page_marks(n.value)
+        )
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                pages = module_pages + tuple(slug for d in node.decorator_list for slug in _page_marks(d))
+                modules = module_imports | _imports(_reachable(node, functions))
+                rel = (
+                    path.relative_to(folder.parent.parent).as_posix()
+                    if folder.parent.parent in path.parents
+                    else path.name
+                )
+                found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules)))
+    return found
+
+
+def backing(slug: str, package: str, tests: list[TierTest] | None = None) -> list[str]:
+    """The tier tests that name page ``slug`` and import ``package`` (a name as ``checked_against`` gives it)."""
+    module = import_name(package)
+    return [t.name for t in (tier_tests() if tests is None else tests) if slug in t.pages and module in t.modules]
+
+
+def _page_marks(node: ast.expr) -> list[str]:
+    """The string arguments of ``pytest.mark.pages(...)`` calls in an expression (a decorator, a list of marks)."""
+    out = []
+    for call in ast.walk(node):
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "pages"
+            and isinstance(call.func.value, ast.Attribute)
+            and call.func.value.attr == "mark"
+        ):
+            out += [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return out
+
+
+def _reachable(node: ast.AST, functions: dict[str, ast.AST]) -> list[ast.AST]:
+    """``node`` and the module-level functions and classes it uses by name, and those they use, and so on."""
+    seen: dict[str, ast.AST] = {}
+    todo = [node]
+    out = []
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        for name in ast.walk(current):
+            if isinstance(name, ast.Name) and name.id in functions and name.id not in seen:
+                seen[name.id] = functions[name.id]
+                todo.append(functions[name.id])
+    return out
+
+
+def _imports(nodes: list[ast.AST]) -> set[str]:
+    """The top-level modules imported anywhere in ``nodes``: by ``import`` statements, and by name, a string argument
+    of a call (``importlib.import_module("timm.layers")``, a fixture that loads one module of a package alone)."""
+    modules = set()
+    bodies = [n for node in nodes for n in (node.body if isinstance(node, ast.FunctionDef | ast.ClassDef) else [node])]
+    for node in bodies:  # not the decorators: a mark's strings are not modules
+        for n in ast.walk(node):
+            if isinstance(n, ast.Import):
+                modules.update(alias.name.split(".")[0] for alias in n.names)
+            elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+                modules.add(n.module.split(".")[0])
+            elif isinstance(n, ast.Call):
+                modules.update(
+                    a.value.split(".")[0]
+                    for a in n.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str) and _MODULE.fullmatch(a.value)
+                )
+    return modules
 
 
 def latest_requirements(group: str, pins: dict[str, Pin] | None = None) -> list[str]:

@@ -679,3 +679,24 @@ def test_no_english_left_in_chinese_prose(path: Path) -> None:
     translation beside it: “original”（译文） or 译文（original）."""
     found = english_violations(path, glossary())
     assert found == [], f"{path.name}:\n" + "\n".join(found)
+
+
+GUIDES = [pages.DOCS / lang / "contributing.md" for lang in pages.LANGS]
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.parent.name)
+def test_the_guide_lists_every_term_rule(path: Path) -> None:
+    """The contributing guide lists the term rules before they fail: under its heading ``{#chinese-terms}`` (a table
+    in English, a text block in Chinese, where the prose checks would flag a listed spelling), every rule of
+    ``AVOID`` has an example that the rule catches, and what to write instead."""
+    lang = path.parent.name
+    guide = pages.read(path)
+    (heading,) = [h for h in guide.headings if "{#chinese-terms}" in h.title]
+    after = [h.line for h in guide.headings if h.line > heading.line]
+    # the examples as prose would hold them: a code span's backticks (the English table's) are presentation
+    listed = "\n".join(guide.lines[heading.line : (after[0] - 1 if after else None)]).replace("`", " ")
+    missing = [f"{bad!r} -> {good}" for bad, (good, _) in AVOID.items() if not re.search(bad, listed)]
+    assert missing == [], (
+        f"docs/{lang}/contributing.md#chinese-terms lists no example of these rules; add a line with what each "
+        "catches and what to write instead:\n" + "\n".join(missing)
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,21 +38,55 @@ def _pinned(name: str) -> str:
     raise AssertionError(f"{name} is not pinned in requirements.txt")
 
 
-def test_pre_commit_hooks_pass() -> None:
-    """The hooks of .pre-commit-config.yaml (ruff check, ruff format --check, codespell) pass on every tracked file:
-    the same run as `make lint`, so CI runs the hooks a commit runs."""
+def _hook_env() -> dict[str, str]:
     env = dict(os.environ)
     # scripts/venv-run falls back to the first python3 on PATH when the checkout has no .venv (a worktree):
     # make it this interpreter's environment.
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+LINT_FILES = ["git", "ls-files", "--cached", "--others", "--exclude-standard"]  # what `make lint` checks
+
+
+def test_pre_commit_hooks_pass() -> None:
+    """The hooks of .pre-commit-config.yaml (ruff check, ruff format --check, codespell) pass on every file, new
+    (untracked) ones too: the same run as `make lint`, so CI runs the hooks a commit runs."""
+    files = subprocess.run(LINT_FILES, cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--show-diff-on-failure", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "run", "--color", "never", "--files", *files],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=env,
+        env=_hook_env(),
     )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+def test_make_lint_checks_new_files_and_says_it_changed_nothing(tmp_path: Path) -> None:
+    """`make lint` in a repository with a new page not yet added to git: the page is spell-checked, and the report
+    says that no file was changed and how to fix what the hooks name (no "hook(s) made changes" with the
+    contributor's own uncommitted diff, which pre-commit's --show-diff-on-failure prints)."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    for name in ("Makefile", ".pre-commit-config.yaml", "pyproject.toml", "scripts/venv-run"):
+        shutil.copy2(ROOT / name, repo / name)
+    (repo / ".venv").symlink_to(Path(sys.executable).parent.parent)
+    (repo / ".gitignore").write_text(".venv\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    (repo / "pyproject.toml").write_text(
+        (repo / "pyproject.toml").read_text(encoding="utf-8") + "\n", encoding="utf-8"
+    )  # an uncommitted edit
+    (repo / "docs/en").mkdir(parents=True)
+    typo = "t" + "eh"  # spelled out here, the hook would flag this file
+    (repo / "docs/en/new-page.md").write_text(f"# New\n\nThis is {typo} new page.\n", encoding="utf-8")
+    result = subprocess.run(["make", "-o", "setup", "lint"], cwd=repo, capture_output=True, text=True, env=_hook_env())
+    out = result.stdout + result.stderr
+    assert result.returncode != 0, out
+    assert f"docs/en/new-page.md:3: {typo} ==> the" in out, out
+    assert "make lint: failed, and changed no file (the hooks only check)" in out and "make format" in out
+    assert "made changes" not in out and "All changes made by hooks" not in out
 
 
 def test_hooks_use_the_pinned_tools() -> None:

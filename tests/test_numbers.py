@@ -156,8 +156,35 @@ def test_changing_any_stated_number_fails(pair: tuple[Path, Path], tmp_path: Pat
                 ]
                 assert reread.asserted == facts.asserted and dict(reread.quoted) == dict(facts.quoted)
             if not check(changed) - before:
-                missed.append(f"{page.parent.name}/{page.name}:{s.line}: {s.text} -> {_mutated(s.text)}")
-    assert missed == [], "changing these numbers went unnoticed:\n" + "\n".join(missed)
+                missed.append(stated_numbers.unnoticed(s, _mutated(s.text), facts, changed, sorted(before)))
+    assert missed == [], (
+        "numbers the page's code does not pin (the text is not wrong; do not make these edits):\n" + "\n".join(missed)
+    )
+
+
+def test_an_unpinned_number_says_why_and_what_to_do(tmp_path: Path) -> None:
+    """When changing a stated number fails no check, the report says why and what to do, and that the text's number
+    is not the thing to change: here the Chinese page states 89 where the English one states 88 (the page already
+    fails), then a page whose assertion holds for both values."""
+    code = "```python\nsteps = 88\nassert steps in (88, 89)\n```\n"
+    en, zh = tmp_path / "en.md", tmp_path / "zh.md"
+    en.write_text(f"# T\n\nIt took 88 steps.\n\n{code}", encoding="utf-8")
+    zh.write_text(f"# 甲\n\n用了 89 步。\n\n{code}", encoding="utf-8")
+    facts, other = stated_numbers.facts(en), stated_numbers.facts(zh)
+    (s,) = facts.stated
+    changed = _change(facts, s, stated_numbers.prose_text(en)[s.line])
+    before = stated_numbers.check_facts(facts, other)
+    assert len(before) == 2 and not set(stated_numbers.check_facts(changed, other)) - set(before)  # unnoticed
+    message = stated_numbers.unnoticed(s, "89", facts, changed, before)
+    assert message.startswith(f"{en}:3: the text could say 89 instead of 88 and no check would fail, because this ")
+    assert "page already fails the number checks (2 problems, the first: " in message and "Fix those first" in message
+    message = stated_numbers.unnoticed(s, "89", facts, changed, [])
+    assert message == (
+        f"{en}:3: the text could say 89 instead of 88 and no check would fail: 89 is also in an assertion or expected "
+        "output of this page, and the two languages would still state each number equally often. Leave 88 in the "
+        "text; make the page's code pin it: compute the value this sentence states and compare it with 88 exactly "
+        "(assert round(x, 4) == …), so that 89 would fail"
+    )
 
 
 def test_check_names_page_line_and_number(tmp_path: Path) -> None:

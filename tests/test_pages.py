@@ -10,7 +10,7 @@ import pytest
 from mkdocs.utils.meta import get_data
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import notebooks, pages
+from site_tools import engine, notebooks, pages
 from site_tools.figures import FIGURES
 
 MD_PAGES = [p for lang in pages.LANGS for p in pages.pages(lang).values() if p.suffix == ".md"]
@@ -51,6 +51,44 @@ def test_model_agrees_with_pytest_codeblocks_and_mkdocs(path: Path) -> None:
 def test_both_languages_have_the_page_and_the_same_code(name: str) -> None:
     problems = pages.parity_problems_of(name)
     assert problems == [], "\n".join(problems)
+
+
+NAV_NAMES = sorted(set(pages.page_names()) | {n for c in engine.CONFIGS.values() for n in pages.nav_places(c)})
+
+
+@pytest.mark.parametrize("name", NAV_NAMES)
+def test_every_page_is_in_both_navs(name: str) -> None:
+    """A page is listed under ``nav:`` in the config of each language that has it (MkDocs only warns about one
+    that is not; the strict build stops), and the nav lists no page that does not exist."""
+    problems = pages.nav_problems_of(name)
+    assert problems == [], "\n".join(problems)
+
+
+def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for lang in pages.LANGS:
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+        for name in ("index.md", "a.md", "b.md"):
+            (tmp_path / "docs" / lang / name).write_text("# x\n", encoding="utf-8")
+    en, zh = tmp_path / "mkdocs.yml", tmp_path / "mkdocs.zh.yml"
+    en.write_text("nav:\n  - index.md\n  - Use:\n      - a.md\n      - b.md\n  - Reference:\n      - c.md\n")
+    zh.write_text("INHERIT: mkdocs.yml\nnav:\n  - index.md\n  - 使用:\n      - a.md\n  - 参考:\n      - c.md\n")
+    monkeypatch.setattr(pages, "DOCS", tmp_path / "docs")
+    configs = {"en": en, "zh": zh}
+    assert pages.nav_problems_of("a.md", configs) == []
+    (problem,) = pages.nav_problems_of("b.md", configs)
+    assert problem == (
+        f"b.md: docs/zh/b.md is not in the nav: add `- b.md` to nav: in {zh}, in the section '使用' (where {en} "
+        "lists it, under 'Use')"
+    )
+    assert pages.nav_problems_of("c.md", configs) == [
+        f"c.md: {en} lists c.md under nav:, but docs/en/c.md does not exist",
+        f"c.md: {zh} lists c.md under nav:, but docs/zh/c.md does not exist",
+    ]
+    (tmp_path / "docs" / "en" / "d.md").write_text("# d\n", encoding="utf-8")
+    assert pages.nav_problems_of("d.md", configs) == [
+        f"d.md: docs/en/d.md is not in the nav: add `- d.md` to nav: in {en}, in the section it belongs to ('Use', "
+        "'Reference')"
+    ]
 
 
 def test_every_figure_is_used_and_every_reference_registered() -> None:
@@ -245,19 +283,34 @@ def test_front_matter_as_mkdocs_reads_it() -> None:
 
 
 def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The contributor's check names the missing page and the differing block."""
+    """The contributor's check names the missing page, and shows a differing block as a diff whose lines name
+    their file and line in both languages; a block one language lacks is named with its line."""
     for lang in pages.LANGS:
         (tmp_path / lang).mkdir()
-    (tmp_path / "en" / "a.md").write_text("# A\n\n```python\nx = 1  # one\n```\n", encoding="utf-8")
-    (tmp_path / "zh" / "a.md").write_text("# 甲\n\n```python\nx = 2  # 二\n```\n", encoding="utf-8")
+    (tmp_path / "en" / "a.md").write_text("# A\n\n```python\nx = 1  # one\ny = 3\n```\n", encoding="utf-8")
+    (tmp_path / "zh" / "a.md").write_text(
+        "# 甲\n\n说明。\n\n```python\n# 注释\nx = 2  # 二\ny = 3\n```\n", encoding="utf-8"
+    )
     (tmp_path / "en" / "b.md").write_text("# B\n", encoding="utf-8")
     (tmp_path / "en" / "c.md").write_text("# C\n\n```python\ny = 1  # c\n```\n", encoding="utf-8")
     (tmp_path / "zh" / "c.md").write_text("# 丙\n\n```python\n# 注释\ny = 1  # 丙\n\n```\n", encoding="utf-8")
+    (tmp_path / "en" / "d.md").write_text("# D\n\n```python\nz = 1\n```\n\n```python\nw = 2\n```\n", encoding="utf-8")
+    (tmp_path / "zh" / "d.md").write_text("# 丁\n\n```python\nz = 1\n```\n", encoding="utf-8")
     monkeypatch.setattr(pages, "DOCS", tmp_path)
     problems = pages.parity_problems()
-    assert "a.md: code block 1 differs between en and zh (after removing comments)" in problems
+    en, zh = (tmp_path / lang / "a.md" for lang in pages.LANGS)
+    assert (
+        f"a.md: code block 1 differs between en ({en}:3) and zh ({zh}:5) after removing comments; make the code "
+        f"the same (only comments may be translated):\n  - {en}:4: x = 1\n  + {zh}:7: x = 2"
+    ) in problems
     assert "b.md: exists in en only; add docs/zh/b.md" in problems
     assert not any(p.startswith("c.md") for p in problems)
+    d = tmp_path / "en" / "d.md"
+    assert (
+        f"d.md: the block at {d}:7 ('w = 2') has no counterpart in zh; add it to docs/zh/d.md at the same place, "
+        "or remove it here" in problems
+    )
+    assert "d.md: 2 code blocks in en, 1 in zh (markers included)" in problems
 
 
 def test_fence_parser_flags_silent_skips(tmp_path: Path) -> None:

@@ -104,6 +104,80 @@ def test_pages_that_cite_a_tier_library_list_it_in_both_languages() -> None:
     assert {"relative.md", "relative-schemes.md", "limitations.md"} <= set(listing)
 
 
+TIER_TESTS = versions.tier_tests()
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "docs" / "en").glob("*.md")))
+def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str) -> None:
+    """Each library a page lists in ``checked_against`` (its foot then says "Checked against <library> <version>")
+    has a test in ``tests/upstream/`` that names the page (``@pytest.mark.pages("<slug>")``) and imports the
+    library: the test that makes the claim true, run by ``make test-upstream``."""
+    slug = name.removesuffix(".md")
+    missing = [
+        package
+        for package in _front_matter("en", name).get("checked_against", [])
+        if not versions.backing(slug, package, TIER_TESTS)
+    ]
+    assert missing == [], "\n".join(
+        f"{name}: checked_against lists {package}, but no test in tests/upstream/ marked "
+        f"@pytest.mark.pages({slug!r}) imports {versions.import_name(package)}. Mark the tier test that checks what "
+        f"this page says of {package} (make test-upstream runs it); if there is none, write one that compares the "
+        f"page's claim with {package} itself, or take {package} out of checked_against in docs/en/{name} and "
+        f"docs/zh/{name}"
+        for package in missing
+    )
+
+
+def test_tier_tests_name_pages_that_exist() -> None:
+    """A page a tier test names exists, and the tier's tests of libraries name one (``test_pins`` checks the
+    installed versions, not a page)."""
+    slugs = {p.stem for p in (ROOT / "docs" / "en").glob("*.md")}
+    unknown = [f"{t.name}: {p!r}" for t in TIER_TESTS for p in t.pages if p not in slugs]
+    assert unknown == [], f"tier tests name pages that do not exist: {unknown}"
+    tier = {versions.import_name(name) for name, pin in versions.read_pins().items() if pin.tier} - {"torch", "pytest"}
+    unnamed = [t.name for t in TIER_TESTS if t.modules & tier and not t.pages]
+    assert unnamed == [], f"tier tests that name no page (@pytest.mark.pages): {unnamed}"
+    assert len(TIER_TESTS) >= 30
+
+
+def test_tier_tests_are_read_as_written(tmp_path: Path) -> None:
+    """The reader of the tier's sources: marks on a test and on its module, imports in the test, in the helpers it
+    calls (and theirs) and at module level; an unmarked test names no page."""
+    tier = tmp_path / "tests" / "upstream"
+    tier.mkdir(parents=True)
+    (tier / "test_x.py").write_text(
+        "import pytest\nimport numpy as np\n\npytestmark = [pytest.mark.pages('variants')]\n\n\n"
+        "def _model():\n    return _config()\n\n\ndef _config():\n    from diffusers import UNet2DModel\n\n\n"
+        "@pytest.mark.pages('code', 'relative')\n@pytest.mark.parametrize('a', [1])\ndef test_a(a):\n    _model()\n\n\n"
+        "def test_b():\n    import keras_hub.layers\n",
+        encoding="utf-8",
+    )
+    (tier / "test_y.py").write_text(
+        "import importlib\n\n\ndef test_c(alone):\n    import whisper\n\n\n"
+        "def test_d(alone):\n    alone('timm', 'layers.pos_embed_sincos')\n"
+        "    importlib.import_module('torchtune.modules')\n",
+        encoding="utf-8",
+    )
+    a, b, c, d = versions.tier_tests(tier)
+    assert (a.name, a.pages, a.modules) == ("tests/upstream/test_x.py::test_a", ("variants", "code", "relative"),
+                                            frozenset({"pytest", "numpy", "diffusers"}))  # fmt: skip
+    assert (b.pages, b.modules) == (("variants",), frozenset({"pytest", "numpy", "keras_hub"}))
+    assert (c.pages, c.modules) == ((), frozenset({"importlib", "whisper"}))
+    assert {"timm", "torchtune"} <= d.modules  # loaded by name: a fixture's argument, importlib.import_module
+    tests = [a, b, c]
+    assert versions.backing("code", "diffusers", tests) == ["tests/upstream/test_x.py::test_a"]
+    assert versions.backing("variants", "keras-hub", tests) == ["tests/upstream/test_x.py::test_b"]
+    assert (
+        versions.backing("code", "keras-hub", tests) == []
+        and versions.backing("variants", "openai-whisper", tests) == []
+    )
+    assert [versions.import_name(n) for n in ("openai-whisper", "keras_hub", "x-transformers")] == [
+        "whisper",
+        "keras_hub",
+        "x_transformers",
+    ]
+
+
 @pytest.mark.site
 def test_built_pages_carry_their_versions(site_dir: Path) -> None:
     """The build writes the versions line: every chapter names the torch installed, the pages with

@@ -13,6 +13,10 @@ reused; when another run of the same checkout holds it, any free port serves (an
 
 Fixtures: ``built_site``, ``site_dir``, ``site_base``. A test that uses one of them needs the built site
 (:data:`SITE_FIXTURES`: ``make check`` leaves it to ``make test``).
+
+``--site-dir DIR`` uses a site already built in ``DIR`` (by ``make site``, for the address in mkdocs.yml) instead of
+building one, and serves it the same way: ``tests/test_chapter.py`` runs the checks of the built pages on its scratch
+copy's site with it (``--page`` then keeps them: ``harness.page_selection``).
 """
 
 from __future__ import annotations
@@ -52,8 +56,18 @@ def serve_test_site(stack: contextlib.ExitStack, site_dir: Path) -> str:
         return stack.enter_context(serve_site(site_dir, TEST_PREFIX))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--site-dir",
+        action="store",
+        default=None,
+        metavar="DIR",
+        help="use the site already built in DIR (make site) instead of building one",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if is_worker(config) or not steers_workers(config):
+    if config.getoption("--site-dir") or is_worker(config) or not steers_workers(config):
         return
     run = state(config)  # serve the shared site folder from here, for the whole run
     site_dir = Path(run["dir"]) / "public" / "site"
@@ -76,6 +90,14 @@ def built_site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFac
     and use its build; the steering process serves it.
     """
     run = state(pytestconfig)
+    given = pytestconfig.getoption("--site-dir")
+    if given:  # built already: serve it
+        site_dir = Path(given).resolve()
+        if not (site_dir / "index.html").is_file():
+            raise pytest.UsageError(f"--site-dir {given}: no built site there (no index.html); run make site first")
+        with contextlib.ExitStack() as stack:
+            yield {"dir": site_dir, "base": serve_test_site(stack, site_dir), "timings": {}, "seconds": 0.0}
+        return
     if "site_dir" not in run:  # one process: build and serve here
         site_dir = tmp_path_factory.mktemp("public") / "site"
         with contextlib.ExitStack() as stack:

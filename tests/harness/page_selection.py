@@ -3,7 +3,10 @@
 A page's tests are its blocks in both languages (the items collected from ``docs/en/<slug>.md`` and
 ``docs/zh/<slug>.md``) and every test parametrised by the page (fences, parity, numbers, weak assertions, Chinese
 style, its notebooks): nothing is listed by hand, so a new test parametrised by pages joins by itself. Tests that
-need the built site (a ``site`` mark, or a fixture of ``harness.built_site``) are left to ``make test``.
+need the built site (a ``site`` mark, or a fixture of ``harness.built_site``) are left to ``make test`` — unless
+``--site-dir`` names a site built already (``harness.built_site``): then the checks of the built pages join, those
+that read the site's files (the ``site_dir`` fixture) without a server or a browser (``site_base``, the ``browser``
+mark). ``tests/test_chapter.py`` runs a new chapter, as ``make chapter`` creates it, through both.
 """
 
 from __future__ import annotations
@@ -39,15 +42,35 @@ def mentions(value: object, names: set[str]) -> bool:
     return False
 
 
-def page_tests(items: list[pytest.Item], slug: str) -> list[pytest.Item]:
-    """The tests of one page: its blocks and every test parametrised by it, except those needing the built site."""
+def reads_built_pages(item: pytest.Item) -> bool:
+    """Whether a test checks the built site's files alone: the ``site_dir`` fixture, no server, no browser."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return "site_dir" in fixtures and "site_base" not in fixtures and item.get_closest_marker("browser") is None
+
+
+def page_tests(items: list[pytest.Item], slug: str, *, built: bool = False) -> list[pytest.Item]:
+    """The tests of one page: its blocks and every test parametrised by it, except those needing the built site;
+    with ``built`` (a site built already), also the tests that read the built pages (:func:`reads_built_pages`),
+    but not those parametrised by another page or by a figure the page does not show."""
+    from site_tools import figures, pages
+
     slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
     names = {f"{slug}.md", f"{slug}.ipynb"}
+    others: set[str] = set(pages.page_names()) - names if built else set()
+    shown = {ref.name for lang in pages.LANGS if built and (f := pages.DOCS / lang / f"{slug}.md").is_file()
+             for ref in pages.read(f).figures}  # fmt: skip
     keep = []
     for item in items:
         path = Path(str(item.path))
         if path.suffix == ".md" and path.name in names and path.parent.parent == ROOT / "docs":
             keep.append(item)
+            continue
+        if built and reads_built_pages(item):
+            values = list(getattr(getattr(item, "callspec", None), "params", {}).values())
+            another_page = any(mentions(v, others) for v in values) and not any(mentions(v, names) for v in values)
+            another_figure = any(isinstance(v, str) and v in figures.FIGURES and v not in shown for v in values)
+            if not another_page and not another_figure:
+                keep.append(item)
             continue
         params = getattr(getattr(item, "callspec", None), "params", {})
         needs_site = item.get_closest_marker("site") or SITE_FIXTURES & set(getattr(item, "fixturenames", ()))
@@ -61,7 +84,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     slug = config.getoption("--page")
     if not slug:
         return
-    keep = page_tests(items, slug)
+    keep = page_tests(items, slug, built=bool(config.getoption("--site-dir")))
     if not keep:
         raise pytest.UsageError(f"--page {slug}: no test of a page docs/en/{slug}.md or docs/zh/{slug}.md")
     deselected = [i for i in items if i not in keep]

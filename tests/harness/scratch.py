@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRATCH_CHAPTER = "scratch-chapter"  # a name no real page uses
+SCRATCH_SECTION = "Deep dives"  # the nav section it is created in
 
 
 def _env(repo: Path) -> dict[str, str]:
@@ -30,8 +31,9 @@ def _env(repo: Path) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The sources as a release tarball (``git archive``) holds them — every file ``git ls-files`` lists, no ``.git``
-    — after ``make chapter NAME=scratch-chapter`` (``python -m site_tools.chapter``). KaTeX is linked (what
-    ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw again).
+    — after ``make chapter NAME=scratch-chapter SECTION='Deep dives'`` (``python -m site_tools.chapter``). KaTeX is
+    linked (what ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw
+    again).
 
     Keys: ``dir``, and ``chapter`` (the chapter command's completed process). Used by ``test_chapter.py`` (a new
     chapter passes its checks and the strict build) and ``test_build_guards.py`` (a tarball builds).
@@ -44,7 +46,7 @@ def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (ROOT / ".cache").mkdir(exist_ok=True)
     (copy / ".cache").symlink_to(ROOT / ".cache")
     chapter = subprocess.run(
-        [sys.executable, "-m", "site_tools.chapter", SCRATCH_CHAPTER],
+        [sys.executable, "-m", "site_tools.chapter", SCRATCH_CHAPTER, "--section", SCRATCH_SECTION],
         cwd=copy,
         env=_env(copy),
         capture_output=True,

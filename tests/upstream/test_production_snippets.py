@@ -28,6 +28,8 @@ import torch
 
 from pe_docs import RotaryEmbedding, apply_rope, sinusoidal_table_2d
 
+pytestmark = pytest.mark.pages("code")  # every test here checks what the code page says
+
 ROPE_PARAMETERS = [
     {"rope_type": "default"},
     {"rope_type": "linear", "factor": 4.0},

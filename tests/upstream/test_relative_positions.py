@@ -4,7 +4,8 @@ and ALiBi, against transformers and x-transformers themselves.
 The libraries compute in float32 (their frequencies, phases, cos and sin); ``pe_docs`` in float64. Where a
 comparison goes through a library's float32 phases, the tolerance is that rounding, entry by entry; where the
 library's function is pure algebra (``apply_rotary_pos_emb``), it is fed float64 cos and sin and must agree to
-1e-11, the tolerance of the unit tests (tests/test_alternatives.py) the relative page cites.
+1e-11, the tolerance of the unit tests (tests/test_alternatives.py) the relative page cites. Each test names the
+pages whose claims it checks (``@pytest.mark.pages``): what lets a page list the library in ``checked_against``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def _phase_bound(x: torch.Tensor, positions: torch.Tensor, w: torch.Tensor, pair
 # ------------------------------------------------------------------------------------------ rope_theta, v5
 
 
+@pytest.mark.pages("relative", "code")
 def test_transformers_5_keeps_rope_theta_in_rope_parameters():
     """transformers/models/llama/configuration_llama.py (``LlamaConfig``) and transformers/modeling_rope_utils.py
     (``RotaryEmbeddingConfigMixin.standardize_rope_params``); the relative page: ``config.rope_theta`` in
@@ -84,6 +86,7 @@ def test_transformers_5_keeps_rope_theta_in_rope_parameters():
     _close(inverse_frequencies(128, base=500000.0), LlamaRotaryEmbedding(config).inv_freq)
 
 
+@pytest.mark.pages("relative")
 def test_rope_width_is_head_dim_else_hidden_size_over_heads():
     """transformers/modeling_rope_utils.py: every ``_compute_*_parameters`` takes ``config.head_dim`` when set and
     ``hidden_size // num_attention_heads`` otherwise (the relative page); ``LlamaConfig`` fills ``head_dim`` with
@@ -101,6 +104,7 @@ def test_rope_width_is_head_dim_else_hidden_size_over_heads():
 # -------------------------------------------------------------------------------------- Llama's RoPE, "half"
 
 
+@pytest.mark.pages("relative", "limitations", "code")
 @pytest.mark.parametrize("base", [10000.0, 500000.0])
 def test_llama_apply_rotary_pos_emb_is_rope_rotate_half(base):
     """transformers/models/llama/modeling_llama.py: ``rotate_half`` and ``apply_rotary_pos_emb`` (cos and sin over
@@ -132,6 +136,7 @@ def test_llama_apply_rotary_pos_emb_is_rope_rotate_half(base):
     ).abs().max() > 0.1  # without the permutation: another function
 
 
+@pytest.mark.pages("code")
 def test_llama_rotary_embedding_module_end_to_end():
     """transformers/models/llama/modeling_llama.py: ``LlamaRotaryEmbedding`` (``compute_default_rope_parameters``,
     ``forward``: float32 frequencies and phases) with ``apply_rotary_pos_emb``, on float32 queries: within the
@@ -154,6 +159,7 @@ def test_llama_rotary_embedding_module_end_to_end():
     assert error[..., :2, :].max() < 1e-6  # positions 0 and 1: float32 rounding only
 
 
+@pytest.mark.pages("code")
 def test_gptj_rotate_every_two_is_the_interleaved_pairing():
     """transformers/models/gptj/modeling_gptj.py: ``rotate_every_two`` and ``apply_rotary_pos_emb`` (sin and cos
     repeated for neighbouring features) turn pairs ``(2i, 2i + 1)`` — ``rope_rotate``'s default pairing, Meta's (the
@@ -173,6 +179,7 @@ def test_gptj_rotate_every_two_is_the_interleaved_pairing():
     assert (match.name, match.layout, match.spacing) == ("concat", "concat", "paper")
 
 
+@pytest.mark.pages("code")
 def test_gpt_neox_rotate_half_on_the_leading_rotary_features():
     """transformers/models/gpt_neox/modeling_gpt_neox.py: ``rotate_half`` and ``apply_rotary_pos_emb``: the first
     ``rotary_dim`` features of each head (``partial_rotary_factor`` of them) turn in the halves pairing, the rest pass
@@ -203,6 +210,7 @@ def _scaled(rope_type: str, dim: int, base: float, **parameters):
     return config, ROPE_INIT_FUNCTIONS[rope_type]
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize(("dim", "base"), CASES)
 @pytest.mark.parametrize("factor", [1.0, 2.0, 8.0, 32.0])
 def test_linear_is_position_interpolation(dim, base, factor):
@@ -214,6 +222,7 @@ def test_linear_is_position_interpolation(dim, base, factor):
     assert attention == 1.0
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize(("dim", "base"), CASES)
 @pytest.mark.parametrize(("factor", "seq_len", "original"), [(2.0, 100, 2048), (2.0, 4096, 2048), (4.0, 9000, 4096),
                                                              (8.0, None, 4096)])  # fmt: skip
@@ -229,6 +238,7 @@ def test_dynamic_is_ntk_aware_with_dynamic_ntk_scale(dim, base, factor, seq_len,
     assert attention == 1.0
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize(("dim", "base"), CASES)
 @pytest.mark.parametrize(("factor", "original"), [(2.0, 2048), (8.0, 4096), (16.0, 4096), (4.0, 8192), (32.0, 2048)])
 def test_yarn_is_yarn_frequencies(dim, base, factor, original):
@@ -246,6 +256,7 @@ def test_yarn_is_yarn_frequencies(dim, base, factor, original):
     torch.testing.assert_close(inv_freq[high:].double(), w[high:] / factor, rtol=RTOL_FLOAT32_POW, atol=0)
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize(("dim", "base"), [(128, 500000.0), (128, 10000.0), (64, 500000.0)])
 @pytest.mark.parametrize(("factor", "low", "high", "original"), [(8.0, 1.0, 4.0, 8192), (32.0, 1.0, 4.0, 8192),
                                                                  (4.0, 2.0, 8.0, 4096)])  # fmt: skip
@@ -298,6 +309,7 @@ ROPE_PARAMETERS = [
 ]
 
 
+@pytest.mark.pages("code")
 @pytest.mark.parametrize("parameters", ROPE_PARAMETERS, ids=lambda p: "-".join(f"{v}" for v in p.values()))
 @pytest.mark.parametrize(("dim", "base"), [(64, 10000.0), (128, 500000.0)])
 def test_rope_frequencies_is_what_llama_rotary_embedding_holds(parameters, dim, base):
@@ -321,6 +333,7 @@ def test_rope_frequencies_is_what_llama_rotary_embedding_holds(parameters, dim, 
 # ------------------------------------------------------------------------------------------------------ T5
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize("bidirectional", [True, False])
 @pytest.mark.parametrize(("num_buckets", "max_distance"), [(32, 128), (16, 64), (64, 256), (8, 20), (32, 1000)])
 def test_t5_relative_position_bucket(bidirectional, num_buckets, max_distance):
@@ -335,6 +348,7 @@ def test_t5_relative_position_bucket(bidirectional, num_buckets, max_distance):
     assert torch.equal(ours, theirs)
 
 
+@pytest.mark.pages("code")
 def test_t5_config_defaults():
     """transformers/models/t5/configuration_t5.py: ``relative_attention_num_buckets=32``,
     ``relative_attention_max_distance=128`` (the code page quotes both)."""
@@ -344,6 +358,7 @@ def test_t5_config_defaults():
     assert (config.relative_attention_num_buckets, config.relative_attention_max_distance) == (32, 128)
 
 
+@pytest.mark.pages("relative-schemes", "code")
 @pytest.mark.parametrize("decoder", [False, True])
 def test_t5_attention_compute_bias(decoder):
     """transformers/models/t5/modeling_t5.py: ``T5Attention.compute_bias`` of a T5 attention layer with random
@@ -361,6 +376,7 @@ def test_t5_attention_compute_bias(decoder):
 # --------------------------------------------------------------------------------------------------- ALiBi
 
 
+@pytest.mark.pages("limitations")
 @pytest.mark.parametrize("n_heads", [1, 2, 3, 6, 8, 12, 16, 32, 40, 64])
 def test_bloom_alibi_slopes_and_bias(n_heads):
     """transformers/models/bloom/modeling_bloom.py: ``_get_alibi_slopes`` and ``build_alibi_tensor``. The slopes are
@@ -394,6 +410,7 @@ def test_bloom_alibi_slopes_and_bias(n_heads):
 # ------------------------------------------------------------------------------------- x-transformers (RoPE)
 
 
+@pytest.mark.pages("relative")
 def test_x_transformers_rotary_is_rope_rotate_interleaved():
     """x_transformers/x_transformers.py: ``RotaryEmbedding`` (``forward``: frequencies repeated for neighbouring
     features, ``stack((freqs, freqs), dim=-1)``) and ``apply_rotary_pos_emb`` with its ``rotate_half`` on pairs
@@ -421,6 +438,7 @@ def test_x_transformers_rotary_is_rope_rotate_interleaved():
     assert (error <= bound).all(), (error - bound).max()
 
 
+@pytest.mark.pages("relative-schemes")
 @pytest.mark.parametrize("scale", [2.0, 8.0])
 def test_x_transformers_ntk_rescale_and_interpolation(scale):
     """x_transformers/x_transformers.py: ``RotaryEmbedding(base_rescale_factor=s)`` sets

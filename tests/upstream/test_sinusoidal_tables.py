@@ -24,6 +24,8 @@ from pe_docs.variants import (
     whisper_sinusoids,
 )
 
+pytestmark = pytest.mark.pages("variants")  # every test here checks what the variants page says
+
 # ---------------------------------------------------------------------------------------------- transformers
 
 SMALL = {"vocab_size": 99, "d_model": 64, "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,
