@@ -9,7 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkBool, show, element, svg, chart, fmt, r2, figure, path } = live;
+  const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure, path } = live;
 
   // ---- the computations, as pe_docs (alternatives.py, relative_schemes.py) ---------------------------------
 
@@ -155,20 +155,16 @@
     return { n, len, h, causal, slopes, m, power: m === n };
   }
 
-  const powerOfTwo = (x) => {
-    const e = Math.log2(x);
-    return Math.abs(e - Math.round(e)) < 1e-12 ? `2${String(Math.round(e)).replace("-", "⁻").replace(/\d/g,
-      (c) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])}` : live.fmt(x, 3);
-  };
+  const powerOfTwo = (x) => (Math.abs(Math.log2(x) - Math.round(Math.log2(x))) < 1e-12
+    ? live.power(2, Math.round(Math.log2(x))) : fmt(x, 3));
 
   function alibiRender(s, ctx) {
     const { t } = ctx;
     const full = ctx.width();
     const width = full >= 520 ? Math.floor((full - 16) / 2) : full; // the two figures side by side, or stacked
-    const lo = Math.min(...s.slopes);
-    const hi = Math.max(...s.slopes);
     const exps = [];
-    for (let e = Math.floor(Math.log2(lo) + 1e-9); e <= Math.ceil(Math.log2(hi) - 1e-9); e++) exps.push(e);
+    const [lo, hi] = [Math.log2(Math.min(...s.slopes)), Math.log2(Math.max(...s.slopes))];
+    for (let e = Math.floor(lo + 1e-9); e <= Math.ceil(hi - 1e-9); e++) exps.push(e);
     const step = Math.ceil(exps.length / 5);
     const a = chart(width, 200, {
       label: t.slopesLabel(Array.from(s.slopes, (x) => fmt(x)).join(", ")),
@@ -185,9 +181,7 @@
     const slope = s.slopes[s.h - 1];
     const top = s.slopes[0] * (s.len - 1); // the largest magnitude of any head: the colour scale of every head
     const size = Math.min(width, 420);
-    const cell = (size - 40) / s.len;
-    const height = 34 + s.len * cell;
-    const numbers = cell >= 30;
+    const [cell, height] = [(size - 40) / s.len, 34 + ((size - 40) / s.len) * s.len];
     const grid = svg("svg", { width: size, height, viewBox: `0 0 ${size} ${height}`, role: "img",
       "aria-label": t.matrixLabel(s.h, s.len, s.len - 1, fmt(-slope * (s.len - 1))) });
     const g = svg("g", { transform: "translate(34 30)" });
@@ -198,14 +192,13 @@
         g.append(svg("rect", { x: r2(j * cell), y: r2(i * cell), width: r2(cell - 1), height: r2(cell - 1),
           class: masked ? "pe-live__masked" : "pe-live__cell-fill",
           "fill-opacity": masked ? null : r2((0.75 * -value) / top + 0.02) }));
-        if (numbers) {
+        if (cell >= 30) {
           g.append(svg("text", { x: r2((j + 0.5) * cell), y: r2((i + 0.5) * cell + 4), "text-anchor": "middle",
             class: "pe-live__celltext" }, [masked ? "−∞" : value === 0 ? "0" : fmt(value, 3)]));
         }
       }
     }
-    const ticks = live.niceTicks(0, s.len - 1, 4, true);
-    for (const k of ticks) {
+    for (const k of live.niceTicks(0, s.len - 1, 4, true)) {
       g.append(svg("text", { x: r2((k + 0.5) * cell), y: -5, "text-anchor": "middle" }, [String(k)]));
       g.append(svg("text", { x: -5, y: r2((k + 0.5) * cell + 4), "text-anchor": "end" }, [String(k)]));
     }
@@ -245,8 +238,7 @@
     }
     const far = Array.from({ length: 2 * maxDistance + 3 }, (_, j) => j - maxDistance - 1);
     const used = new Set(bucket(far, bidirectional, numBuckets, maxDistance));
-    const unused = [];
-    for (let b = 0; b < numBuckets; b++) if (!used.has(b)) unused.push(b);
+    const unused = Array.from({ length: numBuckets }, (_, b) => b).filter((b) => !used.has(b));
     return { bidirectional, numBuckets, maxDistance, reach, offsets, buckets, half, exact, last: lo,
       used: used.size, unused };
   }
@@ -267,15 +259,11 @@
     const right = s.bidirectional ? Math.min(s.reach, s.exact - 0.5) : 0.5;
     c.plot.append(svg("rect", { class: "pe-live__band", x: r2(c.sx(left)), y: c.y1,
       width: r2(c.sx(right) - c.sx(left)), height: c.y0 - c.y1 }));
-    for (const x of s.bidirectional ? [-s.maxDistance, s.maxDistance] : [-s.maxDistance]) vline(x, "pe-live__mark");
-    for (const x of s.bidirectional ? [-s.last, s.last] : [-s.last]) {
-      vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3");
-    }
-    const pts = [];
-    s.offsets.forEach((o, j) => {
-      pts.push([c.sx(o - 0.5), c.sy(s.buckets[j])], [c.sx(o + 0.5), c.sy(s.buckets[j])]);
-    });
-    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(pts) }));
+    const sides = (x) => (s.bidirectional ? [-x, x] : [-x]);
+    sides(s.maxDistance).forEach((x) => vline(x, "pe-live__mark"));
+    sides(s.last).forEach((x) => vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3"));
+    const steps = s.offsets.flatMap((o, j) => [o - 0.5, o + 0.5].map((x) => [c.sx(x), c.sy(s.buckets[j])]));
+    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(steps) }));
     ctx.views.replaceChildren(figure(t.buckets, [[t.exactMark, "grey", "pe-live__swatch--band"],
       [t.lastMark, 3, "pe-live__swatch--dashed"], [t.maxMark, "grey", "pe-live__swatch--dashed"]], c.svg));
     return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,
@@ -310,25 +298,14 @@
   };
 
   function mountBox(root) {
-    const lang = live.language();
-    const parts = {};
-    const children = [];
-    for (const [kind, spec] of [["alibi", ALIBI], ["t5", T5]]) {
-      const part = live.element("section", { className: "pe-live__part", id: `${root.id || "bias"}-${kind}` });
-      Object.assign(part.dataset, root.dataset, { kind });
-      const heading = live.element("p", { className: "pe-live__heading", textContent: spec.text[lang].heading });
-      const body = live.element("div");
-      part.append(heading, body);
-      children.push([part, body, kind, spec]);
-    }
-    root.replaceChildren(...children.map(([part]) => part));
-    for (const [part, body, kind, spec] of children) {
-      Object.assign(body.dataset, part.dataset);
-      body.id = part.id;
-      part.removeAttribute("id");
-      parts[kind] = live.mount(body, spec);
-    }
-    root.peLive = { parts };
+    const parts = [["alibi", ALIBI], ["t5", T5]].map(([kind, spec]) => {
+      const body = element("div", { id: `${root.id || "bias"}-${kind}` });
+      Object.assign(body.dataset, root.dataset, { kind });
+      return [kind, spec, body, element("section", { className: "pe-live__part" }, [
+        element("p", { className: "pe-live__heading", textContent: spec.text[live.language()].heading }), body])];
+    });
+    root.replaceChildren(...parts.map((part) => part[3]));
+    root.peLive = { parts: Object.fromEntries(parts.map(([kind, spec, body]) => [kind, live.mount(body, spec)])) };
     root.classList.add("pe-live--ready");
     root.dataset.state = "ok";
   }

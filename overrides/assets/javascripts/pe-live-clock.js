@@ -86,8 +86,7 @@
   const tip = (cx, cy, rho, theta) => [cx + rho * Math.sin(theta / DEG), cy - rho * Math.cos(theta / DEG)];
 
   function face(size, hands, label, arc) {
-    const c = size / 2;
-    const R = size / 2 - 6;
+    const [c, R] = [size / 2, size / 2 - 6];
     const root = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img",
       "aria-label": label, class: "pe-live__face" });
     root.append(svg("circle", { cx: c, cy: c, r: R, class: "pe-live__dial" }));
@@ -98,16 +97,12 @@
     }
     for (const hand of hands) {
       const rho = R * hand.length;
-      if (arc) {
-        const a = hand.at;
-        const turn = hand.turn;
-        const rr = R * 0.42;
-        if (turn > 0.05 && turn < 359.95) {
-          const [sx, sy] = tip(c, c, rr, a);
-          const [ex, ey] = tip(c, c, rr, a + turn);
-          root.append(svg("path", { class: `pe-live__arc pe-live__c${hand.colour}`,
-            d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
-        }
+      const rr = R * 0.42;
+      if (arc && hand.turn > 0.05 && hand.turn < 359.95) {
+        const [sx, sy] = tip(c, c, rr, hand.at);
+        const [ex, ey] = tip(c, c, rr, hand.at + hand.turn);
+        root.append(svg("path", { class: `pe-live__arc pe-live__c${hand.colour}`,
+          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${hand.turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
       }
       const [qx, qy] = tip(c, c, rho, hand.next);
       root.append(svg("line", { x1: c, y1: c, x2: r2(qx), y2: r2(qy),
@@ -199,7 +194,6 @@
     });
     button.setAttribute("aria-pressed", "false");
     form.append(element("div", { className: "pe-live__field pe-live__field--button" }, [button]));
-    state.stop = stop;
     form.addEventListener("input", (event) => {
       if (event.isTrusted) stop();
     });

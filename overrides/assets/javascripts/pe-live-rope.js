@@ -7,7 +7,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, element, svg, r2, fmt, chart, figure, path } = live;
+  const { argumentError, element, svg, r2, fmt, chart, figure, path, dot } = live;
   const SHIFTS = 1000; // the score is compared at shifts 0 … SHIFTS
 
   // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
@@ -117,12 +117,6 @@
     },
   };
 
-  const dot = (a, b) => {
-    let s = 0;
-    for (let j = 0; j < a.length; j++) s += a[j] * b[j];
-    return s;
-  };
-
   // The indices of pair i's two features.
   const features = (i, d, pairing) => (pairing === "interleaved" ? [2 * i, 2 * i + 1] : [i, i + d / 2]);
 
@@ -144,16 +138,11 @@
       for (let s = 0; s <= SHIFTS; s++) values[s] = dot(turn(q, m0 + s), turn(k, n0 + s));
       scores = { key, values };
     }
-    let change = 0;
-    for (const x of scores.values) change = Math.max(change, Math.abs(x - score));
+    const change = Math.max(...Array.from(scores.values, (x) => Math.abs(x - score)));
     // the score against the offset, the query at m
     const reach = Math.min(1024, Math.max(48, 2 * Math.abs(n - m) + 8));
-    const offsets = [];
-    const curve = [];
-    for (let o = -reach; o <= reach; o++) {
-      offsets.push(o);
-      curve.push(dot(qr, turn(k, m + o)));
-    }
+    const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
+    const curve = offsets.map((o) => dot(qr, turn(k, m + o)));
     const angle = (p) => Array.from(w, (x) => {
       const a = (p * x) % (2 * Math.PI);
       return ((a < 0 ? a + 2 * Math.PI : a) * 180) / Math.PI;
@@ -167,12 +156,10 @@
 
   function pairView(s, i, size, t) {
     const [a, b] = features(i, s.d, s.pairing);
-    const c = size / 2;
-    const R = size / 2 - 8;
+    const [c, R] = [size / 2, size / 2 - 8];
     const norm = Math.max(Math.hypot(s.qr[a], s.qr[b]), Math.hypot(s.kr[a], s.kr[b]), 1e-300);
     const point = (x, y) => [c + (R * x) / norm, c - (R * y) / norm];
-    const qa = Math.atan2(s.qr[b], s.qr[a]);
-    const ka = Math.atan2(s.kr[b], s.kr[a]);
+    const [qa, ka] = [Math.atan2(s.qr[b], s.qr[a]), Math.atan2(s.kr[b], s.kr[a])];
     let between = ((ka - qa) * 180) / Math.PI;
     between = ((between % 360) + 540) % 360 - 180; // in [−180, 180)
     const root = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img",
@@ -221,8 +208,7 @@
       a.plot.append(dots);
     }
 
-    const lo = Math.min(...s.curve, s.plain);
-    const hi = Math.max(...s.curve, s.plain);
+    const [lo, hi] = [Math.min(...s.curve, s.plain), Math.max(...s.curve, s.plain)];
     const pad = (hi - lo) * 0.06 || 1;
     const b = chart(width, 210, {
       label: t.scoresLabel(s.offsets[0], s.offsets[s.offsets.length - 1], s.n - s.m, fmt(s.score)),

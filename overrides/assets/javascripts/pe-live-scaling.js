@@ -9,7 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, fmt, svg, r2, figure, path } = live;
+  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure, path } = live;
   const inverseFrequencies = window.peDocs.inverseFrequencies;
 
   // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order) ---------
@@ -67,16 +67,11 @@
     const d = checkEven(dHead, "d_head");
     const s = checkReal("scale", scale, 1);
     checkBool("truncate", truncate);
-    let low;
-    let high;
-    if (truncate) [low, high] = yarnBoundaries(d, originalLen, base, betaFast, betaSlow);
-    else {
-      const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
-      [low, high] = [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
-    }
+    const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
+    const [low, high] = truncate ? yarnBoundaries(d, originalLen, base, betaFast, betaSlow)
+      : [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
     const span = high !== low ? high - low : 0.001;
-    const w = inverseFrequencies(d, base);
-    return map(w, (x, i) => {
+    return map(inverseFrequencies(d, base), (x, i) => {
       const ramp = Math.min(Math.max((i - low) / span, 0), 1);
       return (1 - ramp) * x + ramp * (x / s);
     });
@@ -92,8 +87,7 @@
     const high = checkReal("high_freq_factor", highFreqFactor, 0, true);
     if (high <= low) throw argumentError(RangeError, "aboveLow", "high_freq_factor", highFreqFactor, low);
     return map(inverseFrequencies(d, base), (x) => {
-      const wavelength = (2 * Math.PI) / x;
-      const turns = length / wavelength;
+      const turns = length / ((2 * Math.PI) / x); // over the trained length, at the wavelength 2π / x
       const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
       return (1 - gamma) * (x / s) + gamma * x;
     });
@@ -371,9 +365,10 @@
       b.plot.append(svg("circle", { class: "pe-live__dot pe-live__c3", cx: r2(b.sx(i)), cy: r2(b.sy(s.targetTurns[i])),
         r: h > 64 ? 2.2 : 3 }));
     }
-    const [trained, band_] = [[t.trained, "grey", "pe-live__swatch--dashed"], [t.slowBand, "grey", "pe-live__swatch--band"]];
-    ctx.views.replaceChildren(figure(t.frequencies, [trained, [t.scaled, 0], band_], a.svg),
-      figure(t.angles, [trained, [t.target_, 0], [t.beyond, 3, "pe-live__swatch--dot"], band_], b.svg));
+    const trained = [t.trained, "grey", "pe-live__swatch--dashed"];
+    const slowBand = [t.slowBand, "grey", "pe-live__swatch--band"];
+    ctx.views.replaceChildren(figure(t.frequencies, [trained, [t.scaled, 0], slowBand], a.svg),
+      figure(t.angles, [trained, [t.target_, 0], [t.beyond, 3, "pe-live__swatch--dot"], slowBand], b.svg));
     return t.summary({ h, L: fmt(s.L, 12), T: fmt(s.T, 12), name: s.name, slow: s.slow.length,
       slowList: ranges(s.slow), beyond: s.beyond.length, beyondList: ranges(s.beyond), worst: s.worst,
       worstAt: s.worst >= 0 ? fmt(Math.round(s.farthest[s.worst]), 12) : "",

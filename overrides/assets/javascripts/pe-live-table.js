@@ -24,10 +24,10 @@
   }
 
   // λ_i = 2π / w_i, in positions (pe_docs.wavelengths).
-  const wavelengths = (dModel, base = 10000) => window.peDocs.inverseFrequencies(dModel, base).map((x) => (2 * Math.PI) / x);
+  const wavelengths = (dModel, base) => window.peDocs.inverseFrequencies(dModel, base).map((w) => (2 * Math.PI) / w);
 
   // PE[p] · PE[q] for every row q of `table` (entry q is the offset k = q − p).
-  const rowDots = (table, p) => Float64Array.from(table, (b) => table[p].reduce((s, a, j) => s + a * b[j], 0));
+  const rowDots = (table, p) => Float64Array.from(table, (row) => live.dot(table[p], row));
 
   Object.assign(window.peDocs, { sinusoidalTable, wavelengths, rowDots });
 
@@ -161,7 +161,7 @@
       preserveAspectRatio: "none", class: "pe-live__raster" }));
     // the inspected row, marked on both sides; the colour bar: 1 at the top, −1 at the bottom
     const py = r2(a.sy(s.p + 0.5));
-    a.svg.append(svg("path", { class: "pe-live__line pe-live__cfg", d: `M${a.x0 - 6} ${py}H${a.x0}M${a.x1} ${py}H${a.x1 + 6}` }));
+    a.svg.append(svg("path", { class: "pe-live__line pe-live__cfg", d: `M${a.x0 - 6} ${py}h6M${a.x1} ${py}h6` }));
     const id = `${ctx.id}-colours`;
     a.svg.append(svg("linearGradient", { id, x1: 0, y1: 1, x2: 0, y2: 0 },
       STOPS.map((c, k) => svg("stop", { offset: k / 10, "stop-color": c }))));
@@ -180,7 +180,7 @@
     const line = (c, xs, ys, cls) => c.plot.append(svg("path", { class: `pe-live__line ${cls}`,
       d: path(Array.from(ys, (y, j) => [c.sx(xs(j)), c.sy(y)])) }));
     const dashed = (c, points) => c.plot.append(svg("path", { class: "pe-live__mark", d: path(points) }));
-    const dot = (c, x, y, cls, r = 3) => c.plot.append(svg("circle", { class: cls, cx: r2(c.sx(x)), cy: r2(c.sy(y)), r }));
+    const dot = (c, x, y, cls, r = 3) => c.plot.append(svg("circle", { class: cls, cx: c.sx(x), cy: c.sy(y), r }));
     const h = s.lambda.length;
 
     const curves = chart(half, 220, {
@@ -215,17 +215,15 @@
     if (s.n > 1) line(dots, (j) => j + kLo, s.dots, "pe-live__line--thin pe-live__c0");
     dot(dots, 0, s.dots[s.p], "pe-live__ring pe-live__c1", 4);
 
-    ctx.views.replaceChildren(
-      heatmap(s, ctx, full),
-      live.element("div", { className: "pe-live__pair", style: `grid-template-columns: ${half < full ? "1fr 1fr" : "1fr"}` }, [
-        figure(t.curves, s.columns.map((c, k) => [t.column(c), k]), curves.svg),
-        figure(t.wavelengths, null, waves.svg)]),
-      figure(t.dots, null, dots.svg),
-    );
+    const pair = [figure(t.curves, s.columns.map((c, k) => [t.column(c), k]), curves.svg),
+      figure(t.wavelengths, null, waves.svg)];
+    ctx.views.replaceChildren(heatmap(s, ctx, full), live.element("div", { className: "pe-live__pair",
+      style: `grid-template-columns: repeat(${half < full ? 2 : 1}, 1fr)` }, pair), figure(t.dots, null, dots.svg));
     const k = s.p + 1 < s.n ? 1 : s.p > 0 ? -1 : 0;
     return t.summary({ n: s.n, d: s.d, base: fmt(s.base, 6), h, p: s.p, lo: fmt(s.lambda[0]), hi: fmt(s.lambda[h - 1]),
       ratio: h > 1 ? fmt(s.lambda[1] / s.lambda[0], 5) : "",
-      row: Array.from(s.table[s.p].slice(0, 6), (x) => x.toFixed(4).replace("-", "−")).join(", ") + (s.d > 6 ? ", …" : ""),
+      row: [...Array.from(s.table[s.p].slice(0, 6), (x) => x.toFixed(4).replace("-", "−")), ...s.d > 6 ? ["…"] : []]
+        .join(", "),
       dot: k ? fmt(s.dots[s.p + k]) : null, sign: k > 0 ? "+" : "−",
       cos: k ? (s.dots[s.p + k] / d2).toFixed(3).replace("-", "−") : null });
   }

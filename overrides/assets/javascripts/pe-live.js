@@ -39,7 +39,8 @@
   function pyFloat(x) {
     if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
     const a = Math.abs(x);
-    if (a && (a < 1e-4 || a >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, (_, sign, digit) => `e${sign}0${digit}`);
+    const exponent = (_, sign, digit) => `e${sign}0${digit}`; // two digits at least, as Python
+    if (a && (a < 1e-4 || a >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, exponent);
     return Number.isInteger(x) ? x.toFixed(1) : String(x);
   }
 
@@ -207,6 +208,7 @@
   }
 
   const r2 = (x) => Math.round(x * 100) / 100;
+  const dot = (a, b) => a.reduce((sum, x, j) => sum + x * b[j], 0); // in order, as a loop
   const path = (points) => points.map(([x, y], j) => `${j ? "L" : "M"}${r2(x)} ${r2(y)}`).join("");
 
   // A figure: its caption, a legend ([text, colour, swatch style]…) and its content.
@@ -243,8 +245,9 @@
     };
     const [sx, sy] = [axis(spec.x, x0, x1), axis(spec.y, y0, y1)];
     const id = `pe-live-clip-${++clipCount}`;
+    const clip = svg("rect", { x: x0, y: y1 - 4, width: x1 - x0, height: y0 - y1 + 8 });
     const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": spec.label },
-      [svg("defs", {}, [svg("clipPath", { id }, [svg("rect", { x: x0, y: y1 - 4, width: x1 - x0, height: y0 - y1 + 8 })])])]);
+      [svg("defs", {}, [svg("clipPath", { id }, [clip])])]);
     const grid = svg("g", { class: "pe-live__grid", "aria-hidden": "true" });
     const labels = svg("g", { class: "pe-live__ticks", "aria-hidden": "true" });
     const ticksOf = (a, room) => {
@@ -286,11 +289,8 @@
 
   // ---- the settings in the page's address: ?<kind>.<key>=<value>&… --------------------------------------------
 
-  function readAddress(prefix) {
-    const out = {};
-    for (const [k, v] of new URLSearchParams(location.search)) if (k.startsWith(prefix + ".")) out[k.slice(prefix.length + 1)] = v;
-    return out;
-  }
+  const readAddress = (prefix) => Object.fromEntries([...new URLSearchParams(location.search)]
+    .filter(([k]) => k.startsWith(prefix + ".")).map(([k, v]) => [k.slice(prefix.length + 1), v]));
 
   // Replace this explorer's settings in the address (others' stay), and point its fragment at the explorer.
   function writeAddress(prefix, values, anchor) {
@@ -303,22 +303,27 @@
 
   // ---- one explorer -------------------------------------------------------------------------------------------
 
-  // A number field's text, checked against the field's range (f: {real?, even?, positive?, min?, open?, max?, over?};
-  // min and max may be functions of the fields read before it): the number, or an argumentError.
+  // A number field's range, [lowest, highest, lowest excluded]: f: {real?, even?, positive?, min?, open?, max?},
+  // where min and max may be functions of the settings read (`v`, the fields before this one; unknown without it).
+  const bounds = (f, v) => {
+    const at = (b) => (typeof b === "function" ? (v ? b(v) : undefined) : b);
+    return [f.even ? 2 : f.positive ? 0 : at(f.min), at(f.max), !!(f.open || f.positive)];
+  };
+
+  // A number field's text, checked against its range: the number, or an argumentError (pe_docs' checks; above a
+  // max, the rule and limit of f.over(v), if given, for the message).
   function readNumber(f, raw, v) {
-    const key = f.key;
     const text = String(raw ?? "").trim();
     const x = Number(text);
-    if (text === "" || Number.isNaN(x)) throw argumentError(TypeError, "empty", key, text);
-    const at = (b) => (typeof b === "function" ? b(v) : b);
-    const [min, max] = [at(f.min), at(f.max)];
-    if (f.positive) checkBase(x, key);
-    else if (f.real) checkReal(key, x, min, f.open);
-    else if (f.even) checkEven(x, key);
-    else checkInt(key, x, min);
+    if (text === "" || Number.isNaN(x)) throw argumentError(TypeError, "empty", f.key, text);
+    const [min, max] = bounds(f, v);
+    if (f.positive) checkBase(x, f.key);
+    else if (f.real) checkReal(f.key, x, min, f.open);
+    else if (f.even) checkEven(x, f.key);
+    else checkInt(f.key, x, min);
     if (max !== undefined && x > max) {
       const [rule, limit] = f.over ? f.over(v) : ["max", max];
-      throw argumentError(RangeError, rule, key, x, limit, { fix: max });
+      throw argumentError(RangeError, rule, f.key, x, limit, { fix: max });
     }
     return x;
   }
@@ -336,8 +341,7 @@
   //   extra(ctx, form) (optional): more controls (e.g. a play button) after the fields.
   let counter = 0;
   function mount(root, spec) {
-    const kind = root.dataset.kind;
-    const lang = language();
+    const [kind, lang] = [root.dataset.kind, language()];
     const t = spec.text[lang];
     const message = (err) => (MESSAGES[lang][err.rule] || MESSAGES.en[err.rule])({ ...err,
       argument: (t.names || {})[err.argument] || err.argument });
@@ -347,42 +351,32 @@
     const fields = {};
     const form = element("form", { className: "pe-live__controls", noValidate: true });
     for (const f of spec.fields) {
-      const type = f.type || "number";
+      const [type, inputId] = [f.type || "number", `${id}-${f.key}`];
       const dataKey = f.key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
       values[f.key] = f.key in fromAddress ? fromAddress[f.key] : root.dataset[dataKey] ?? String(f.value);
-      const inputId = `${id}-${f.key}`;
       const input = type === "select"
         ? element("select", { id: inputId, name: f.key },
           f.options.map((o) => element("option", { value: o, textContent: t[`${f.key}.${o}`] || o })))
-        : element("input", { id: inputId, name: f.key, type: type === "check" ? "checkbox" : "text",
-          autocomplete: "off", spellcheck: false, inputMode: type === "number" ? (f.real ? "decimal" : "numeric") : "text" });
+        : element("input", { id: inputId, name: f.key, type: type === "check" ? "checkbox" : "text", spellcheck: false,
+          autocomplete: "off", inputMode: type !== "number" ? "text" : f.real ? "decimal" : "numeric" });
       const label = element("label", { htmlFor: inputId, textContent: t[f.key], id: `${inputId}-label` });
-      const children = type === "check" ? [input, label] : [label, input];
-      let hint = null;
-      if (type === "number") {
-        hint = element("span", { className: "pe-live__range", id: `${inputId}-range` });
-        input.setAttribute("aria-describedby", hint.id);
-        children.push(hint);
-      }
-      let slider = null;
-      if (f.slider) {
-        slider = element("input", { type: "range", id: `${inputId}-slider`,
-          attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id } });
-        slider.dataset.for = f.key;
-        children.push(slider);
-      }
-      const wrap = element("div", { className: `pe-live__field pe-live__field--${type}` }, children);
+      const hint = type === "number" ? element("span", { className: "pe-live__range", id: `${inputId}-range` }) : null;
+      const slider = f.slider ? element("input", { type: "range", id: `${inputId}-slider`,
+        attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id, "data-for": f.key } })
+        : null;
+      const wrap = element("div", { className: `pe-live__field pe-live__field--${type}` },
+        type === "check" ? [input, label] : [label, input, hint, slider]);
       form.append(wrap);
       fields[f.key] = { f, type, input, wrap, slider, hint };
     }
-    const error = element("p", { className: "pe-live__error", id: `${id}-error`, hidden: true, attrs: { role: "alert" } });
-    const adjusted = element("p", { className: "pe-live__adjusted", hidden: true, attrs: { role: "status" } });
+    const [error, adjusted] = [["error", "alert"], ["adjusted", "status"]].map(([name, role]) => element("p",
+      { className: `pe-live__${name}`, id: `${id}-${name}`, hidden: true, attrs: { role } }));
     const summary = element("p", { className: "pe-live__summary", attrs: { "aria-live": "polite" } });
     const views = element("div", { className: "pe-live__views" });
-    const state = { root, kind, lang, t, values, data: null, error: null, renders: 0, spec };
+    const state = { root, kind, lang, t, values, data: null, error: null, spec };
     root.peLive = state;
 
-    // Show the values in the controls, and each number field's range (a number where it depends on other fields).
+    // Show the values in the controls.
     function showValues() {
       for (const [key, { input, slider, type }] of Object.entries(fields)) {
         if (type === "check") input.checked = values[key] === "1" || values[key] === "true";
@@ -391,8 +385,7 @@
       }
     }
 
-    // The settings of the shown fields: as typed (strings), and read (numbers, booleans; first error thrown).
-    let lastRead = null; // the last good setting, read
+    // The settings of the shown fields: as typed (strings), and read (numbers, booleans; the first error thrown).
     function visibleValues() {
       const out = {};
       for (const [key, { f, wrap }] of Object.entries(fields)) {
@@ -403,13 +396,12 @@
     }
     function read(shown) {
       const v = {};
-      for (const key of Object.keys(shown)) {
+      for (const [key, raw] of Object.entries(shown)) {
         const { f, type } = fields[key];
-        if (type === "number") v[key] = readNumber(f, shown[key], v);
-        else if (type === "check") v[key] = shown[key] === "1" || shown[key] === "true";
-        else if (type === "select" && !f.options.includes(shown[key])) {
-          throw argumentError(RangeError, "choice", key, shown[key], f.options.map(show).join(", "));
-        } else v[key] = shown[key];
+        if (type === "select" && !f.options.includes(raw)) {
+          throw argumentError(RangeError, "choice", key, raw, f.options.map(show).join(", "));
+        }
+        v[key] = type === "number" ? readNumber(f, raw, v) : type === "check" ? raw === "1" || raw === "true" : raw;
       }
       return v;
     }
@@ -424,6 +416,7 @@
       },
     };
 
+    // The field in error (if any) marked invalid and described by the message; every number field by its range.
     function mark(field) {
       for (const [key, { input, hint }] of Object.entries(fields)) {
         if (key === field) input.setAttribute("aria-invalid", "true");
@@ -435,8 +428,9 @@
     }
 
     // `changed`: the field the reader changed. Another field that it puts out of range is adapted to the nearest
-    // good value (and the reader told), or named in the message while the figures stay.
+    // good value (and the reader told), or named in the message beside the figures of the last good setting.
     let computed = null; // the settings of the last update
+    let lastRead = null; // the last good setting, read
     function update({ write = true, quiet = false, changed = null } = {}) {
       summary.setAttribute("aria-live", quiet ? "off" : "polite");
       if (JSON.stringify(values) === computed) { // a change event after its input event, a stopped animation
@@ -444,15 +438,13 @@
         return;
       }
       const notes = [];
-      let data;
-      let shown;
-      for (;;) {
+      let [data, shown, failed] = [null, null, null];
+      while (!data && !failed) {
         shown = visibleValues();
         try {
           const v = read(shown);
           data = spec.compute(v, t, root);
           lastRead = v;
-          break;
         } catch (err) {
           if (err.rule === undefined) throw err;
           const field = err.field || err.argument;
@@ -461,39 +453,27 @@
             notes.push(MESSAGES[lang].adjusted(t[field] || field, values[field], err.fix, message(err)));
             values[field] = String(err.fix);
             showValues();
-            continue;
-          }
-          fail(err, field, other);
-          break;
+          } else failed = [err, field, other];
         }
       }
       computed = JSON.stringify(values);
       adjusted.hidden = !notes.length;
       adjusted.textContent = notes.join(" ");
       if (write) writeAddress(kind, shown, root.id);
-      if (data === undefined) return;
-      Object.assign(state, { data, error: null });
-      mark(null);
-      error.hidden = true;
-      error.textContent = "";
-      views.hidden = false;
-      views.classList.remove("pe-live__views--stale");
-      root.dataset.state = "ok";
-      draw();
-    }
-
-    // A bad setting: the message in place of the views; or, when the reader changed another field, beside the
-    // figures of the last good setting (dimmed).
-    function fail(err, field, keep) {
-      Object.assign(state, { data: null, error: message(err) });
-      mark(field);
-      error.textContent = state.error;
-      error.hidden = false;
-      views.classList.toggle("pe-live__views--stale", keep && views.childElementCount > 0);
-      views.hidden = !views.classList.contains("pe-live__views--stale");
+      Object.assign(state, { data, error: failed && message(failed[0]) });
+      mark(failed && failed[1]);
+      error.hidden = !failed;
+      error.textContent = state.error || "";
+      root.dataset.state = failed ? "error" : "ok";
+      // a bad setting: the message in place of the views, or beside the last good figures (dimmed), if the reader
+      // changed another field
+      const stale = !!failed && failed[2] && views.childElementCount > 0;
+      views.classList.toggle("pe-live__views--stale", stale);
+      views.inert = stale;
+      views.hidden = !!failed && !stale;
       if (views.hidden) views.replaceChildren();
-      summary.textContent = "";
-      root.dataset.state = "error";
+      if (failed) summary.textContent = "";
+      else draw();
     }
 
     function draw() {
@@ -509,15 +489,12 @@
         }
       }
       for (const { f, hint } of Object.values(fields)) if (hint) hint.textContent = rangeText(f);
-      state.renders += 1;
-      root.dataset.renders = String(state.renders);
     }
 
     // A number field's range, in words ("even 2–1024", "integer 0–99", "> 0"), as the last good setting has it.
-    const at = (b) => (typeof b === "function" ? (lastRead ? b(lastRead) : undefined) : b);
     function rangeText(f) {
       const [even, whole, sep] = lang === "zh" ? ["偶数", "整数", "，"] : ["even", "integer", ", "];
-      const [open, lo, hi] = [f.open || f.positive, f.even ? 2 : f.positive ? 0 : at(f.min), at(f.max)];
+      const [lo, hi, open] = bounds(f, lastRead);
       const span = hi !== undefined && !open && lo !== undefined ? [`${fmt(lo)}–${fmt(hi)}`]
         : [lo !== undefined && `${open ? ">" : "≥"} ${fmt(lo)}`, hi !== undefined && `≤ ${fmt(hi)}`];
       const kind = f.even ? even : f.real || f.positive ? "" : whole;
@@ -533,46 +510,38 @@
       values[key] = target.type === "checkbox" ? (target.checked ? "1" : "0") : target.value;
       const { input, slider } = fields[key];
       if (target === slider) input.value = target.value;
-      else if (slider && target.value.trim() !== "" && Number.isFinite(Number(target.value))) slider.value = target.value;
+      else if (slider && target.value.trim() && Number.isFinite(Number(target.value))) slider.value = target.value;
       return key;
     };
     const now = (key, options) => {
       clearTimeout(timer);
-      update({ changed: key, ...options });
+      if (key) update({ changed: key, ...options });
     };
     form.addEventListener("input", (event) => {
       const key = take(event.target);
-      if (!key) return;
       clearTimeout(timer);
-      if (event.target.type === "text") timer = setTimeout(() => update({ changed: key }), 300);
-      else update({ changed: key, quiet: event.target.type === "range" });
+      if (key && event.target.type === "text") timer = setTimeout(() => update({ changed: key }), 300);
+      else now(key, { quiet: event.target.type === "range" });
     });
-    form.addEventListener("change", (event) => {
-      const key = take(event.target);
-      if (key) now(key);
-    });
+    form.addEventListener("change", (event) => now(take(event.target)));
     form.addEventListener("keydown", (event) => {
-      const target = event.target;
+      const [target, sign] = [event.target, { ArrowUp: 1, ArrowDown: -1 }[event.key]];
       if (target.type !== "text") return;
-      if (event.key === "Enter") {
-        event.preventDefault();
-        now(take(target));
-        return;
-      }
       const { f, type } = fields[target.name];
-      const sign = { ArrowUp: 1, ArrowDown: -1 }[event.key];
       const x = Number(target.value.trim());
-      if (type !== "number" || !sign || target.value.trim() === "" || !Number.isFinite(x)) return;
+      const step = sign && type === "number" && target.value.trim() !== "" && Number.isFinite(x);
+      if (event.key !== "Enter" && !step) return;
       event.preventDefault();
-      // one step (Shift: ten) within the field's range (as the last good setting has it); an even field stays even;
-      // at an open lower bound (> 0) the field keeps its value
-      const [min, max, open] = [f.even ? 2 : f.positive ? 0 : at(f.min), at(f.max), f.open || f.positive];
-      const step = (f.step || (f.even ? 2 : 1)) * (event.shiftKey ? 10 : 1);
-      let y = Number((x + sign * step).toPrecision(12));
-      if (f.even) y = 2 * Math[sign > 0 ? "floor" : "ceil"](y / 2);
-      if (max !== undefined) y = Math.min(y, max);
-      if (min !== undefined && (open ? y <= min : y < min)) y = open ? x : min;
-      target.value = String(y);
+      if (step) {
+        // one step (Shift: ten) within the field's range (as the last good setting has it); an even field stays
+        // even; at an open lower bound (> 0) the field keeps its value
+        const [min, max, open] = bounds(f, lastRead);
+        let y = Number((x + sign * (f.step || (f.even ? 2 : 1)) * (event.shiftKey ? 10 : 1)).toPrecision(12));
+        if (f.even) y = 2 * Math[sign > 0 ? "floor" : "ceil"](y / 2);
+        if (max !== undefined) y = Math.min(y, max);
+        if (min !== undefined && (open ? y <= min : y < min)) y = open ? x : min;
+        target.value = String(y);
+      }
       now(take(target));
     });
     form.addEventListener("submit", (event) => event.preventDefault());
@@ -589,7 +558,6 @@
       }
     }).observe(views);
     state.update = update;
-    state.set = ctx.set;
     update({ write: false });
     return state;
   }
@@ -620,6 +588,6 @@
 
   peDocs.live = {
     register, start: startAll, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show,
-    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, r2, niceTicks, MESSAGES,
+    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, r2, dot, niceTicks, MESSAGES,
   };
 })();
