@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 
 import torch
 
 
 def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
-    """Return ``value`` as an ``int`` after checking that it is an integer (not a bool) ``>= minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
-    value = int(value)
+    """Return ``value`` as an ``int`` after checking that it is an integer ``>= minimum``.
+
+    Any integer type is taken (``operator.index``: Python and NumPy integers, a one-element integer tensor);
+    bools, floats (even whole ones) and strings are refused, and the message names the type received.
+    """
+    bool_tensor = isinstance(value, torch.Tensor) and value.dtype == torch.bool
+    try:
+        if isinstance(value, bool) or bool_tensor:
+            raise TypeError
+        value = operator.index(value)  # type: ignore[call-overload]
+    except (TypeError, RuntimeError):
+        raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}") from None
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return value

@@ -16,7 +16,6 @@ Each is the smallest faithful implementation of the published idea, written to b
 from __future__ import annotations
 
 import math
-from typing import Literal
 
 import torch
 from torch import nn
@@ -30,9 +29,7 @@ from pe_docs._checks import (
     check_sequence_input,
 )
 from pe_docs.frequencies import inverse_frequencies
-
-Pairing = Literal["interleaved", "half"]
-PAIRINGS: tuple[str, ...] = ("interleaved", "half")
+from pe_docs.rotary import PAIRINGS, Pairing
 
 # Largest integer magnitude up to which every integer is exact in float64 (the angles are formed in float64).
 _EXACT_IN_FLOAT64 = 2**53

@@ -23,9 +23,10 @@ positions, each method below rewrites the ladder:
 ``rope_frequencies`` takes a model's ``rope_parameters`` (``{"rope_type": …, "factor": …, …}``, the dictionary
 transformers 5 keeps in the config) and returns ``inv_freq`` and ``attention_scaling`` for any of these types.
 
-Every function returns float64 frequencies; the reference implementations (jquesnelle/yarn
-``scaled_rope/*.py``; huggingface/transformers ``src/transformers/modeling_rope_utils.py``) compute the same
-numbers in float32, which the tests compare with.
+The functions of each method return float64 frequencies: what the method means. ``rope_frequencies`` returns
+what a checkpoint's code computes — the float32 operations of huggingface/transformers
+``src/transformers/modeling_rope_utils.py``, bit for bit — or, with ``dtype=torch.float64``, those float64 values;
+the tests compare both with the reference code (jquesnelle/yarn ``scaled_rope/*.py``; transformers).
 """
 
 from __future__ import annotations
@@ -369,7 +370,7 @@ ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
 _ROPE_KEYS: dict[str, tuple[set[str], set[str]]] = {  # rope_type -> (required keys, optional keys)
     "default": (set(), set()),
     "linear": ({"factor"}, set()),
-    "dynamic": ({"factor", "original_max_position_embeddings"}, set()),
+    "dynamic": ({"factor"}, set()),  # the trained length is max_position_embeddings, as in transformers
     "yarn": (
         {"factor", "original_max_position_embeddings"},
         {"attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
@@ -382,64 +383,18 @@ class RopeFrequencies(NamedTuple):
     """What a RoPE configuration gives: the frequencies and the factor on cos and sin (transformers' names)."""
 
     inv_freq: torch.Tensor
-    """Float64 frequencies, one per pair, shape ``(d_head // 2,)``."""
+    """The frequencies, one per pair, shape ``(head_dim // 2,)``: float32 as transformers computes them, or float64."""
     attention_scaling: float
     """The factor both cos and sin are multiplied by (YaRN's temperature; 1 for the other types)."""
 
 
-def rope_frequencies(
-    d_head: int,
-    *,
-    base: float = 10000.0,
-    scaling: Mapping[str, Any] | None = None,
-    seq_len: int | None = None,
-) -> RopeFrequencies:
-    """RoPE's frequencies and attention scaling for a model's ``rope_parameters``, as transformers computes them.
+def _ladder(head_dim: int, base: float | torch.Tensor) -> torch.Tensor:
+    """``base^(2i/d)`` in float32: the expression of transformers, Meta's llama and torchtune."""
+    return base ** (torch.arange(0, head_dim, 2, dtype=torch.int64).to(torch.float32) / head_dim)
 
-    ``scaling`` is configured the way a transformers 5 config's ``rope_parameters`` is: ``None`` or
-    ``{"rope_type": "default"}`` for the plain ladder ``base^(−2i/d)``, else one of
 
-    * ``{"rope_type": "linear", "factor": s}`` — position interpolation (``position_interpolation_frequencies``);
-    * ``{"rope_type": "dynamic", "factor": s, "original_max_position_embeddings": L}`` — the NTK-aware base with
-      ``dynamic_ntk_scale(s, seq_len, L)``; transformers reads ``L`` from ``config.max_position_embeddings``, and
-      ``seq_len`` (default ``L``: the frequencies at initialisation) is the current length;
-    * ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}`` plus optional ``beta_fast``,
-      ``beta_slow``, ``truncate`` (``yarn_frequencies``) and ``attention_factor``, or ``mscale`` and
-      ``mscale_all_dim`` (DeepSeek's form: ``(0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1)``);
-      without them the attention scaling is ``yarn_attention_factor(s)``;
-    * ``{"rope_type": "llama3", "factor": s, "low_freq_factor": α, "high_freq_factor": β,
-      "original_max_position_embeddings": L}`` (``llama3_frequencies``).
-
-    A ``"rope_theta"`` key may be present (transformers 5 keeps the base there); it must then equal ``base``.
-    Unknown keys and types are rejected rather than ignored, so a checkpoint's scaling is never silently dropped.
-
-    Args:
-        d_head: The rotated dimension (the head dimension); a positive even integer (>= 4 for ``"dynamic"``).
-        base: RoPE's base (``rope_theta``); finite and > 0 (> 1 for ``"yarn"``).
-        scaling: The ``rope_parameters`` mapping, or ``None``.
-        seq_len: The current sequence length, used by ``"dynamic"`` only; an integer >= 1 or ``None``.
-
-    Returns:
-        ``RopeFrequencies(inv_freq, attention_scaling)``: ``inv_freq`` in float64 (transformers computes the same
-        numbers in float32), ``attention_scaling`` a float.
-
-    Raises:
-        TypeError: ``scaling`` is not a mapping, or a value has the wrong type.
-        ValueError: an unknown ``rope_type`` or key, a missing key, a ``rope_theta`` that differs from ``base``,
-            ``seq_len`` given for another type than ``"dynamic"``, or a value out of range.
-
-    Examples:
-        >>> llama31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-        ...            "original_max_position_embeddings": 8192}
-        >>> inv_freq, attention_scaling = rope_frequencies(128, base=500000.0, scaling=llama31)
-        >>> inv_freq.shape, attention_scaling
-        (torch.Size([64]), 1.0)
-        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
-        >>> round(rope_frequencies(64, scaling=yarn).attention_scaling, 4)  # 0.1 ln 4 + 1
-        1.1386
-    """
-    d = check_d_model(d_head, "d_head")
-    b = check_base(base)
+def _rope_parameters(scaling: object, base: float) -> tuple[str, dict[str, Any]]:
+    """``scaling`` checked against its ``rope_type``'s keys: the type and the other keys (``rope_theta`` removed)."""
     if scaling is None:
         scaling = {}
     if not isinstance(scaling, Mapping):
@@ -450,18 +405,112 @@ def rope_frequencies(
         raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, ROPE_TYPES))}; got {rope_type!r}")
     if "rope_theta" in params:
         theta = check_base(params.pop("rope_theta"), "scaling['rope_theta']")
-        if theta != b:
-            raise ValueError(f"scaling['rope_theta']={theta!r} differs from base={b!r}; pass base={theta!r}")
+        if theta != base:
+            raise ValueError(f"scaling['rope_theta']={theta!r} differs from base={base!r}; pass base={theta!r}")
+    if "partial_rotary_factor" in params:
+        raise ValueError(
+            f"scaling has 'partial_rotary_factor'={params['partial_rotary_factor']!r}: pass the rotated width as "
+            "head_dim (int(head_dim * partial_rotary_factor)), or build with RotaryEmbedding.from_config(config)"
+        )
+    if rope_type == "dynamic" and "original_max_position_embeddings" in params:
+        raise ValueError(
+            "scaling for rope_type 'dynamic' has 'original_max_position_embeddings'="
+            f"{params['original_max_position_embeddings']!r}: transformers ignores that key for this type (with a "
+            "warning) and reads the trained length from config.max_position_embeddings; remove the key and pass "
+            "max_position_embeddings=…"
+        )
     required, optional = _ROPE_KEYS[rope_type]
-    missing = sorted(required - params.keys())
-    if missing:
-        raise ValueError(f"scaling for rope_type {rope_type!r} needs {', '.join(map(repr, missing))}; got {scaling!r}")
+    for name in sorted(required):
+        if name not in params or params[name] is None:
+            raise ValueError(f"scaling for rope_type {rope_type!r} needs the key {name!r}; got {dict(scaling)!r}")
     unknown = sorted(params.keys() - required - optional)
     if unknown:
         allowed = ", ".join(map(repr, sorted(required | optional | {"rope_type", "rope_theta"})))
         raise ValueError(
             f"scaling for rope_type {rope_type!r} has unknown keys {', '.join(map(repr, unknown))}; allowed: {allowed}"
         )
+    return rope_type, params
+
+
+def rope_frequencies(
+    head_dim: int,
+    *,
+    base: float = 10000.0,
+    scaling: Mapping[str, Any] | None = None,
+    max_position_embeddings: int | None = None,
+    seq_len: int | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> RopeFrequencies:
+    """RoPE's ``inv_freq`` and ``attention_scaling`` for a model's ``rope_parameters``, as transformers computes them.
+
+    In float32 (the default) the frequencies are computed with transformers' own float32 operations
+    (``ROPE_INIT_FUNCTIONS`` and ``LlamaRotaryEmbedding.compute_default_rope_parameters``, v5.24.0), starting from
+    ``1.0 / base ** (arange(0, d, 2).float() / d)`` — the expression of Meta's llama and torchtune too — so
+    they equal a checkpoint's own, bit for bit (the upstream tier checks it); this is what ``RotaryEmbedding``
+    holds. With ``dtype=torch.float64`` they are the exact values, each type's float64 function of this module
+    (``position_interpolation_frequencies``, ``ntk_aware_frequencies``, ``yarn_frequencies``,
+    ``llama3_frequencies``): what each type means, what the live figures draw, and the reference that measures
+    what float32 costs.
+
+    ``scaling`` is a transformers 5 config's ``rope_parameters``: ``None`` or ``{"rope_type": "default"}`` for the
+    plain ladder, else one of
+
+    * ``{"rope_type": "linear", "factor": s}`` — position interpolation (``position_interpolation_frequencies``);
+    * ``{"rope_type": "dynamic", "factor": s}`` — the NTK-aware base with ``dynamic_ntk_scale(s, seq_len, L)``,
+      where ``L`` is ``max_position_embeddings`` (transformers reads it from the config, and ignores an
+      ``original_max_position_embeddings`` key for this type: one here is refused) and ``seq_len`` the length of
+      the current call (default ``L``: the frequencies at initialisation); with ``seq_len`` given, the base is
+      formed in float32, as transformers forms it from the tensor ``max(position_ids) + 1`` at run time;
+    * ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}`` plus optional ``beta_fast``,
+      ``beta_slow``, ``truncate`` (``yarn_frequencies``) and ``attention_factor``, or ``mscale`` and
+      ``mscale_all_dim`` (DeepSeek's form: ``(0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1)``, used as in
+      transformers only when both are given and non-zero); else the attention scaling is
+      ``yarn_attention_factor(s)``;
+    * ``{"rope_type": "llama3", "factor": s, "low_freq_factor": α, "high_freq_factor": β,
+      "original_max_position_embeddings": L}`` (``llama3_frequencies``).
+
+    A ``"rope_theta"`` key may be present (transformers 5 keeps the base there); it must then equal ``base``.
+    Unknown keys and types are refused rather than ignored, so a checkpoint's scaling is never silently dropped;
+    so are a ``beta_fast`` or ``beta_slow`` of 0, which transformers silently replaces by its default.
+
+    Args:
+        head_dim: The rotated width (the head dimension); a positive even integer (>= 4 for ``"dynamic"``).
+        base: RoPE's base (``rope_theta``); finite and > 0 (> 1 for ``"yarn"``).
+        scaling: The ``rope_parameters`` mapping, or ``None``.
+        max_position_embeddings: The config's ``max_position_embeddings``; needed by ``"dynamic"`` only.
+        seq_len: The current sequence length, ``max(position_ids) + 1``; used by ``"dynamic"`` only.
+        dtype: ``torch.float32`` (transformers' arithmetic) or ``torch.float64`` (the exact values).
+
+    Returns:
+        ``RopeFrequencies(inv_freq, attention_scaling)``: ``inv_freq`` a tensor of shape ``(head_dim // 2,)`` in
+        ``dtype`` on the default device, ``attention_scaling`` a float.
+
+    Raises:
+        TypeError: ``scaling`` is not a mapping, or a value has the wrong type.
+        ValueError: an unknown ``rope_type`` or key, a missing key (named, with the rope type), a ``rope_theta``
+            that differs from ``base``, ``max_position_embeddings`` missing for ``"dynamic"``, ``seq_len`` given for
+            another type, a ``dtype`` other than float32 and float64, or a value out of range.
+
+    Examples:
+        >>> llama31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        ...            "original_max_position_embeddings": 8192}
+        >>> inv_freq, attention_scaling = rope_frequencies(128, base=500000.0, scaling=llama31)
+        >>> inv_freq.shape, inv_freq.dtype, attention_scaling
+        (torch.Size([64]), torch.float32, 1.0)
+        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+        >>> round(rope_frequencies(64, scaling=yarn).attention_scaling, 4)  # 0.1 ln 4 + 1
+        1.1386
+    """
+    d = check_d_model(head_dim, "head_dim")
+    b = check_base(base)
+    rope_type, params = _rope_parameters(scaling, b)
+    if dtype not in (torch.float32, torch.float64):
+        raise ValueError(
+            f"dtype must be torch.float32 (transformers' arithmetic) or torch.float64 (exact), got {dtype}"
+        )
+    exact = dtype == torch.float64
+    if max_position_embeddings is not None:
+        max_position_embeddings = check_int("max_position_embeddings", max_position_embeddings, minimum=1)
     if seq_len is not None:
         seq_len = check_int("seq_len", seq_len, minimum=1)
         if rope_type != "dynamic":
@@ -471,40 +520,75 @@ def rope_frequencies(
         return f"scaling[{name!r}]"
 
     if rope_type == "default":
-        return RopeFrequencies(inverse_frequencies(d, base=b), 1.0)
+        return RopeFrequencies(inverse_frequencies(d, base=b) if exact else 1.0 / _ladder(d, b), 1.0)
     factor = check_real(key("factor"), params["factor"], minimum=1.0)
-    if rope_type == "linear":
-        return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
+    if rope_type == "linear":  # transformers: _compute_linear_scaling_rope_parameters
+        if exact:
+            return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
+        inv_freq = 1.0 / _ladder(d, b)
+        inv_freq /= factor
+        return RopeFrequencies(inv_freq, 1.0)
+    if rope_type == "dynamic":  # transformers: _compute_dynamic_ntk_parameters
+        if d < 4:
+            raise ValueError(f"head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got {d}")
+        if max_position_embeddings is None:
+            raise ValueError(
+                "rope_type 'dynamic' needs max_position_embeddings (the config's max_position_embeddings: "
+                "transformers reads the trained length there)"
+            )
+        trained = max_position_embeddings
+        if exact:
+            scale = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
+            return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
+        if seq_len is None:  # at initialisation: Python floats, as transformers
+            scaled = b * ((factor * trained / trained) - (factor - 1)) ** (d / (d - 2))
+        else:  # at run time transformers has the tensor max(position_ids) + 1: float32 arithmetic
+            length = torch.maximum(torch.tensor(seq_len), torch.tensor(trained))
+            scaled = b * ((factor * length.to(torch.float32) / trained) - (factor - 1)) ** (d / (d - 2))
+        return RopeFrequencies(1.0 / _ladder(d, scaled), 1.0)
     original = check_int(key("original_max_position_embeddings"), params["original_max_position_embeddings"], minimum=1)
-    if rope_type == "dynamic":
-        scale = dynamic_ntk_scale(factor, seq_len if seq_len is not None else original, original)
-        return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
-    if rope_type == "llama3":
-        w = llama3_frequencies(
-            d,
-            factor,
-            original,
-            base=b,
-            low_freq_factor=check_real(key("low_freq_factor"), params["low_freq_factor"]),
-            high_freq_factor=check_real(key("high_freq_factor"), params["high_freq_factor"]),
-        )
-        return RopeFrequencies(w, 1.0)
-    # yarn: transformers treats a missing or zero beta as its default (``get("beta_fast") or 32``)
-    beta_fast = params.get("beta_fast") or 32.0
-    beta_slow = params.get("beta_slow") or 1.0
+    if rope_type == "llama3":  # transformers: _compute_llama3_parameters (Meta's apply_scaling, vectorised)
+        low = check_real(key("low_freq_factor"), params["low_freq_factor"], minimum=0.0, open_minimum=True)
+        high = check_real(key("high_freq_factor"), params["high_freq_factor"], minimum=0.0, open_minimum=True)
+        if high <= low:
+            raise ValueError(f"{key('high_freq_factor')} must be > low_freq_factor={low}, got {high}")
+        if exact:
+            w = llama3_frequencies(d, factor, original, base=b, low_freq_factor=low, high_freq_factor=high)
+            return RopeFrequencies(w, 1.0)
+        inv_freq = 1.0 / _ladder(d, b)
+        wavelen = 2 * math.pi / inv_freq
+        scaled = torch.where(wavelen > original / low, inv_freq / factor, inv_freq)
+        smooth = (original / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < original / high) * ~(wavelen > original / low)
+        return RopeFrequencies(torch.where(medium, smoothed, scaled), 1.0)
+    # yarn: transformers' _compute_yarn_parameters
+
+    def beta(name: str, default: float) -> float:  # None is the default; 0 is refused, not replaced
+        value = params.get(name)
+        return check_real(key(name), default if value is None else value, minimum=0.0, open_minimum=True)
+
+    beta_fast, beta_slow = beta("beta_fast", 32.0), beta("beta_slow", 1.0)
     truncate = params.get("truncate", True)
     if not isinstance(truncate, bool):
         raise TypeError(f"{key('truncate')} must be a bool, got {truncate!r}")
-    w = yarn_frequencies(d, factor, original, base=b, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate)
     attention = params.get("attention_factor")
     if attention is not None:
         attention = check_real(key("attention_factor"), attention, minimum=0.0, open_minimum=True)
+    elif params.get("mscale") and params.get("mscale_all_dim"):
+        m = check_real(key("mscale"), params["mscale"])
+        m_all = check_real(key("mscale_all_dim"), params["mscale_all_dim"])
+        attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
     else:
-        mscale, mscale_all_dim = params.get("mscale"), params.get("mscale_all_dim")
-        if mscale and mscale_all_dim:
-            m = check_real(key("mscale"), mscale)
-            m_all = check_real(key("mscale_all_dim"), mscale_all_dim)
-            attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
-        else:
-            attention = yarn_attention_factor(factor)
-    return RopeFrequencies(w, attention)
+        attention = yarn_attention_factor(factor)
+    options = {"base": b, "beta_fast": beta_fast, "beta_slow": beta_slow}
+    if exact:
+        return RopeFrequencies(yarn_frequencies(d, factor, original, truncate=truncate, **options), attention)
+    low, high = (yarn_boundaries if truncate else _yarn_range)(d, original, **options)
+    if low == high:
+        high += 0.001  # as transformers' linear_ramp_factor: no division by zero
+    pos_freqs = _ladder(d, b)
+    extrapolation, interpolation = 1.0 / pos_freqs, 1.0 / (factor * pos_freqs)
+    extrapolation_factor = 1 - ((torch.arange(d // 2, dtype=torch.float32) - low) / (high - low)).clamp(0, 1)
+    inv_freq = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor
+    return RopeFrequencies(inv_freq, attention)

@@ -1,7 +1,9 @@
 """What the code page says about its snippets and cannot cheaply show in a block: its modules under torch.compile
-(decoding token by token with tensor positions reuses one graph; a Python int offset recompiles), and FSDP's
-meta-device initialisation calling ``reset_parameters()``. The snippets are executed from docs/en/code.md as a
-reader copies them (the Chinese page has the same code: tests/test_pages.py holds the two to it)."""
+with ``fullgraph=True`` (decoding token by token with tensor positions is one graph; the dynamic rope type breaks
+the graph where it reads the length — the page's own box counts the graphs of a Python int offset in each mode),
+and FSDP's meta-device initialisation calling ``reset_parameters()``. The snippets are executed from
+docs/en/code.md as a reader copies them (the Chinese page has the same code: tests/test_pages.py holds the two to
+it)."""
 
 from __future__ import annotations
 
@@ -53,11 +55,6 @@ def test_positional_encoding_snippet_decodes_with_one_graph() -> None:
     with torch._dynamo.config.patch(error_on_recompile=True):
         for t in range(6):
             assert torch.equal(compiled(x, offset=torch.tensor(t)), module(x, offset=t))
-    torch._dynamo.reset()
-    compiled = torch.compile(module, fullgraph=True, backend="eager")
-    with torch._dynamo.config.patch(error_on_recompile=True), pytest.raises(Exception, match="[Rr]ecompil"):
-        for t in range(6):
-            compiled(x, offset=t)  # a Python int: guarded by value
 
 
 def test_rotary_snippet_decodes_with_one_graph() -> None:
@@ -104,3 +101,14 @@ def test_fsdp_meta_initialisation_calls_reset_parameters() -> None:
     with warnings.catch_warnings(), pytest.raises(AttributeError, match="reset_parameters"):
         warnings.simplefilter("ignore")
         _materialize_meta_module(model, torch.device("cpu"), set(), handle)
+
+
+def test_rotary_snippet_dynamic_type_breaks_the_graph_where_it_reads_the_length() -> None:
+    import torch._dynamo
+
+    snippet = _snippet("RotaryEmbedding")
+    rotary = snippet["RotaryEmbedding"](32, scaling={"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=64)
+    explanation = torch._dynamo.explain(rotary)(torch.arange(100)[None])
+    assert explanation.graph_break_count >= 1
+    with pytest.raises(Exception, match="[Dd]ata-dependent|item|__int__|[Gg]raph break"):
+        torch.compile(rotary, fullgraph=True, backend="eager")(torch.arange(100)[None])

@@ -259,6 +259,19 @@ def check_adjusted(v: Visit, part: str, key: str, value: str) -> dict:
 # ---- the computations, against pe_docs ------------------------------------------------------------------------
 
 
+def exact_frequencies(d: int, base: float, scaling: dict | None, seq_len: int | None = None):
+    """``pe_docs.rope_frequencies`` in float64 (each type's exact values) for the figures' settings, which keep the
+    dynamic type's trained length under ``original_max_position_embeddings``: pe_docs takes it, as transformers
+    does, as ``max_position_embeddings``."""
+    scaling = None if scaling is None else dict(scaling)
+    trained = None
+    if scaling is not None and scaling.get("rope_type") == "dynamic":
+        trained = scaling.pop("original_max_position_embeddings", None)
+    return rope_frequencies(
+        d, base=base, scaling=scaling, max_position_embeddings=trained, seq_len=seq_len, dtype=torch.float64
+    )
+
+
 def rope_cases() -> list[tuple[int, float, dict | None, int | None]]:
     """(d_head, base, rope_parameters, seq_len): every rope_type, their options, small and large heads."""
     cases: list[tuple[int, float, dict | None, int | None]] = []
@@ -273,7 +286,9 @@ def rope_cases() -> list[tuple[int, float, dict | None, int | None]]:
                     yarn = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": length}
                     cases.append((d, base, yarn, None))
                     cases.append((d, base, {**yarn, "truncate": False, "beta_fast": 16, "beta_slow": 2}, None))
-                    cases.append((d, base, {**yarn, "attention_factor": 0.9}, None))
+                    cases.append(
+                        (d, base, {**yarn, "beta_fast": None, "beta_slow": None, "attention_factor": 0.9}, None)
+                    )
                     cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0.707}, None))
                     cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0}, None))
             for factor, length, low, high in ((8.0, 8192, 1.0, 4.0), (32.0, 8192, 1.0, 4.0), (4.0, 2048, 0.5, 8.0)):
@@ -303,6 +318,7 @@ BAD_ROPE = [
     (8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 4096, "truncate": 1}, None),
     (8, 1.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 4096}, None),
     (8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 4096, "beta_slow": 64}, None),
+    (8, 10000.0, {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 4096, "beta_fast": 0}, None),
     (8, 10000.0, {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}, 0),
     (2, 10000.0, {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}, None),
     (
@@ -381,7 +397,7 @@ def test_computations_match_pe_docs(visits: object, lang: str) -> None:
     rope = unpack(got["rope"])
     worst, at = 0.0, 0
     for d, base, scaling, seq_len in cases:
-        want = rope_frequencies(d, base=base, scaling=scaling, seq_len=seq_len)
+        want = exact_frequencies(d, base, scaling, seq_len)
         inv_freq, attention = rope[at : at + d // 2], rope[at + d // 2]
         at += d // 2 + 1
         rel = np.abs(inv_freq / want.inv_freq.numpy() - 1).max()
@@ -393,7 +409,7 @@ def test_computations_match_pe_docs(visits: object, lang: str) -> None:
 
     for (d, base, scaling, seq_len), thrown in zip(BAD_ROPE, got["bad"], strict=True):
         with pytest.raises((TypeError, ValueError)) as python:
-            rope_frequencies(d, base=base, scaling=scaling, seq_len=seq_len)
+            exact_frequencies(d, base, scaling, seq_len)
         assert thrown is not None, (d, base, scaling, seq_len)
         assert thrown[0] == {"TypeError": "TypeError", "ValueError": "RangeError"}[python.type.__name__], thrown
         # pe_docs' message, up to how each language prints a number or a dictionary
@@ -420,7 +436,11 @@ def test_computations_match_pe_docs(visits: object, lang: str) -> None:
         message = raised(lambda fast=fast, slow=slow: yarn_boundaries(64, 4096, beta_fast=fast, beta_slow=slow))
         name = "beta_fast" if fast == 0 else "beta_slow"
         assert boundaries == ["RangeError", message] and message == f"{name} must be > 0.0, got 0", boundaries
-        assert frequencies == ["RangeError", f"scaling['{name}'] must be > 0.0, got 0"], frequencies
+        scaling = {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 4096, "beta_fast": fast}
+        refused = raised(
+            lambda scaling=scaling, slow=slow: rope_frequencies(64, scaling={**scaling, "beta_slow": slow})
+        )
+        assert frequencies == ["RangeError", refused] == ["RangeError", f"scaling['{name}'] must be > 0.0, got 0"]
 
 
 # ---- the frame: messages, ranges, the arrow keys --------------------------------------------------------------
@@ -1177,8 +1197,8 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     # YaRN with transformers' defaults: no pair beyond, the attention scaling of the page (1.208, logits × 1.459)
     v.choose(part, "method", "yarn")
     d = v.state(part)["data"]
-    yarn = rope_frequencies(
-        128, scaling={"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "beta_fast": 32}
+    yarn = exact_frequencies(
+        128, 10000.0, {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "beta_fast": 32}
     )
     assert np.abs(np.array(d["scaled"]) / yarn.inv_freq.numpy() - 1).max() < REL
     assert d["beyond"] == [] and abs(d["scaling"] - yarn.attention_scaling) < REL
@@ -1186,8 +1206,8 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     assert "1.208" in summary and "1.459" in summary
     assert v.page.locator(f"#{part}-beta_fast").is_visible()
     v.toggle(part, "truncate")
-    untruncated = rope_frequencies(
-        128, scaling={"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "truncate": False}
+    untruncated = exact_frequencies(
+        128, 10000.0, {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "truncate": False}
     )
     assert np.abs(np.array(v.state(part)["data"]["scaled"]) / untruncated.inv_freq.numpy() - 1).max() < REL
     # a beta of 0 is refused with pe_docs' message (never read as the default); beta_slow follows beta_fast down
@@ -1197,7 +1217,7 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     v.enter(part, "beta_slow", "2")
     v.enter(part, "beta_fast", "1.5")
     yarn = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "truncate": False}
-    slower = rope_frequencies(128, scaling={**yarn, "beta_fast": 1.5, "beta_slow": 1.5})
+    slower = exact_frequencies(128, 10000.0, {**yarn, "beta_fast": 1.5, "beta_slow": 1.5})
     assert (
         np.abs(
             np.array(check_adjusted(v, part, "beta_slow", "1.5")["data"]["scaled"]) / slower.inv_freq.numpy() - 1
@@ -1213,10 +1233,10 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     v.enter(part, "original", "8192")
     v.enter(part, "target", "131072")
     d = v.state(part)["data"]
-    llama = rope_frequencies(
+    llama = exact_frequencies(
         128,
-        base=500000.0,
-        scaling={
+        500000.0,
+        {
             "rope_type": "llama3",
             "factor": 8.0,
             "low_freq_factor": 1.0,
@@ -1238,11 +1258,8 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     # Dynamic NTK at the target length: transformers' scale factor · L'/L − (factor − 1)
     v.choose(part, "method", "dynamic")
     d = v.state(part)["data"]
-    dynamic = rope_frequencies(
-        128,
-        base=500000.0,
-        scaling={"rope_type": "dynamic", "factor": 8.0, "original_max_position_embeddings": 8192},
-        seq_len=131072,
+    dynamic = exact_frequencies(
+        128, 500000.0, {"rope_type": "dynamic", "factor": 8.0, "original_max_position_embeddings": 8192}, 131072
     )
     assert np.abs(np.array(d["scaled"]) / dynamic.inv_freq.numpy() - 1).max() < REL
 

@@ -123,8 +123,8 @@ def yarn_repo_get_mscale(scale=1):
 
 
 def close(ours: torch.Tensor, ref: torch.Tensor) -> None:
-    assert ours.dtype == torch.float64
-    torch.testing.assert_close(ours, ref.double(), rtol=4e-6, atol=0)  # float32 pow: a few ulps
+    """Float32 and float64 frequencies within a few float32 ulps (float32's pow, division and ramp)."""
+    torch.testing.assert_close(ours.double(), ref.double(), rtol=4e-6, atol=0)
 
 
 # ----------------------------------------------------------------------------------------------- tests
@@ -258,28 +258,68 @@ def test_llama3_keeps_fast_pairs_interpolates_slow_ones_and_ramps_between():
 # ------------------------------------------------------------------------------------- rope_frequencies
 
 
+def hf_dynamic_at_run_time(base, dim, max_position_embeddings, factor, seq_len):
+    """transformers 5.24 ``_compute_dynamic_ntk_parameters`` as ``dynamic_rope_update`` calls it in ``forward``: with
+    the tensor ``torch.max(position_ids) + 1``, so the base is formed in float32."""
+    seq_len = torch.maximum(torch.tensor(seq_len), torch.tensor(max_position_embeddings))
+    base = base * ((factor * seq_len / max_position_embeddings) - (factor - 1)) ** (dim / (dim - 2))
+    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+
+
 @pytest.mark.parametrize("dim", [128, 64, 16])
-def test_rope_frequencies_dispatches_like_rope_init_functions(dim):
+def test_rope_frequencies_are_transformers_float32_arithmetic(dim):
+    """Every type's ``inv_freq`` is, bit for bit, the float32 tensor of the re-typed reference, and within a few
+    ulps of the float64 function that explains the type."""
     base = 10000.0
     default = rope_frequencies(dim, base=base)
-    assert isinstance(default, RopeFrequencies)
-    assert torch.equal(default.inv_freq, inverse_frequencies(dim, base=base)) and default.attention_scaling == 1.0
+    assert isinstance(default, RopeFrequencies) and default.inv_freq.dtype == torch.float32
+    assert torch.equal(default.inv_freq, hf_default(base, dim)) and default.attention_scaling == 1.0
+    close(default.inv_freq, inverse_frequencies(dim, base=base))
     assert torch.equal(rope_frequencies(dim, scaling={"rope_type": "default", "rope_theta": base}).inv_freq,
                        default.inv_freq)  # fmt: skip
     linear = rope_frequencies(dim, scaling={"rope_type": "linear", "factor": 4.0})
-    close(linear.inv_freq, hf_linear(base, dim, 4.0))
-    dynamic = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048}
-    close(rope_frequencies(dim, scaling=dynamic).inv_freq, hf_dynamic_ntk(base, dim, 2048, 2.0))
-    close(rope_frequencies(dim, scaling=dynamic, seq_len=5000).inv_freq, hf_dynamic_ntk(base, dim, 2048, 2.0, 5000))
+    assert torch.equal(linear.inv_freq, hf_linear(base, dim, 4.0))
+    close(linear.inv_freq, position_interpolation_frequencies(dim, 4.0))
+    dynamic = {"rope_type": "dynamic", "factor": 2.0}
+    at_init = rope_frequencies(dim, scaling=dynamic, max_position_embeddings=2048).inv_freq
+    assert torch.equal(at_init, hf_dynamic_ntk(base, dim, 2048, 2.0)) and torch.equal(at_init, default.inv_freq)
+    grown = rope_frequencies(dim, scaling=dynamic, max_position_embeddings=2048, seq_len=5000).inv_freq
+    assert torch.equal(grown, hf_dynamic_at_run_time(base, dim, 2048, 2.0, 5000))
+    close(grown, ntk_aware_frequencies(dim, dynamic_ntk_scale(2.0, 5000, 2048)))
     yarn = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}
     ref, attention, _ = hf_yarn(base, dim, 4096, 8.0)
     got = rope_frequencies(dim, scaling=yarn)
-    close(got.inv_freq, ref)
+    assert torch.equal(got.inv_freq, ref)
+    close(got.inv_freq, yarn_frequencies(dim, 8.0, 4096))
     assert math.isclose(got.attention_scaling, attention, rel_tol=1e-15)
     llama = rope_frequencies(dim, base=500000.0, scaling={**LLAMA31, "rope_theta": 500000.0})
-    close(llama.inv_freq, hf_llama3(500000.0, dim, 8.0, 1.0, 4.0, 8192))
+    assert torch.equal(llama.inv_freq, hf_llama3(500000.0, dim, 8.0, 1.0, 4.0, 8192))
+    close(llama.inv_freq, llama3_frequencies(dim, 8.0, 8192, base=500000.0))
     assert llama.attention_scaling == 1.0
     assert set(ROPE_TYPES) == {"default", "linear", "dynamic", "yarn", "llama3"}
+
+
+def test_rope_frequencies_in_float64_are_each_type_s_function():
+    """``dtype=torch.float64``: the exact values, each type's float64 function (what the live figures draw)."""
+    yarn = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096, "beta_fast": 16.0}
+    cases = [
+        (None, inverse_frequencies(64)),
+        ({"rope_type": "linear", "factor": 4.0}, position_interpolation_frequencies(64, 4.0)),
+        ({"rope_type": "dynamic", "factor": 2.0}, ntk_aware_frequencies(64, dynamic_ntk_scale(2.0, 5000, 2048))),
+        (yarn, yarn_frequencies(64, 8.0, 4096, beta_fast=16.0)),
+        ({**yarn, "truncate": False}, yarn_frequencies(64, 8.0, 4096, beta_fast=16.0, truncate=False)),
+        ({**LLAMA31, "low_freq_factor": 2.0}, llama3_frequencies(64, 8.0, 8192, low_freq_factor=2.0)),
+    ]
+    for scaling, expected in cases:
+        dynamic = (scaling or {}).get("rope_type") == "dynamic"
+        extra = {"max_position_embeddings": 2048, "seq_len": 5000} if dynamic else {}
+        exact = rope_frequencies(64, scaling=scaling, dtype=torch.float64, **extra)
+        assert exact.inv_freq.dtype == torch.float64 and torch.equal(exact.inv_freq, expected), scaling
+        float32 = rope_frequencies(64, scaling=scaling, **extra)
+        assert float32.attention_scaling == exact.attention_scaling
+        close(float32.inv_freq, exact.inv_freq)
+    with pytest.raises(ValueError, match="dtype must be torch.float32"):
+        rope_frequencies(64, dtype=torch.float16)
 
 
 def test_rope_frequencies_yarn_options():
@@ -296,11 +336,14 @@ def test_rope_frequencies_yarn_options():
     untruncated = rope_frequencies(dim, scaling={**plain, "truncate": False}).inv_freq
     ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
     w = inverse_frequencies(dim, base=base)
-    torch.testing.assert_close(untruncated, (1 - ramp) * w + ramp * w / 16, rtol=1e-15, atol=0)
+    close(untruncated, (1 - ramp) * w + ramp * w / 16)
+    close(untruncated, yarn_frequencies(dim, 16.0, original, truncate=False))
     assert not torch.equal(untruncated, rope_frequencies(dim, scaling=plain).inv_freq)
-    # transformers reads a zero beta as its default
-    assert torch.equal(rope_frequencies(dim, scaling={**plain, "beta_fast": 0, "beta_slow": None}).inv_freq,
+    # a beta given as None is absent (the default); a beta of 0 is refused (transformers would read it as 32)
+    assert torch.equal(rope_frequencies(dim, scaling={**plain, "beta_slow": None}).inv_freq,
                        rope_frequencies(dim, scaling=plain).inv_freq)  # fmt: skip
+    with pytest.raises(ValueError, match=r"scaling\['beta_fast'\] must be > 0.0, got 0"):
+        rope_frequencies(dim, scaling={**plain, "beta_fast": 0})
 
 
 @pytest.mark.parametrize(
@@ -308,11 +351,22 @@ def test_rope_frequencies_yarn_options():
     [
         ({"scaling": [("rope_type", "linear")]}, TypeError, "scaling must be a mapping"),
         ({"scaling": {"rope_type": "longrope"}}, ValueError, "scaling['rope_type'] must be one of"),
-        ({"scaling": {"rope_type": "linear"}}, ValueError, "needs 'factor'"),
+        ({"scaling": {"rope_type": "linear"}}, ValueError, "rope_type 'linear' needs the key 'factor'"),
+        ({"scaling": {"rope_type": "dynamic", "factor": 2.0}}, ValueError, "'dynamic' needs max_position_embeddings"),
+        (
+            {"scaling": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}},
+            ValueError,
+            "transformers ignores that key for this type",
+        ),
+        ({"scaling": {"partial_rotary_factor": 0.5}}, ValueError, "pass the rotated width as head_dim"),
         ({"scaling": {"rope_type": "linear", "factor": 2.0, "type": "linear"}}, ValueError, "unknown keys 'type'"),
         ({"scaling": {"rope_type": "linear", "factor": 0.5}}, ValueError, "scaling['factor'] must be >= 1.0, got 0.5"),
         ({"scaling": {"rope_theta": 500000.0}}, ValueError, "scaling['rope_theta']=500000.0 differs from base=10000.0"),
-        ({"scaling": {**LLAMA31, "high_freq_factor": 1.0}}, ValueError, "high_freq_factor must be > low_freq_factor"),
+        (
+            {"scaling": {**LLAMA31, "high_freq_factor": 1.0}},
+            ValueError,
+            "scaling['high_freq_factor'] must be > low_freq_factor=1.0, got 1.0",
+        ),
         (
             {
                 "scaling": {
@@ -327,9 +381,14 @@ def test_rope_frequencies_yarn_options():
         ),
         ({"seq_len": 100}, ValueError, "seq_len is used by rope_type 'dynamic' only"),
         (
-            {"scaling": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2.5}},
+            {"scaling": {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 2.5}},
             TypeError,
             "scaling['original_max_position_embeddings'] must be an integer",
+        ),
+        (
+            {"scaling": {"rope_type": "dynamic", "factor": 2.0}, "max_position_embeddings": 0},
+            ValueError,
+            "max_position_embeddings must be >= 1, got 0",
         ),
     ],
 )

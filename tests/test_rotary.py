@@ -1,10 +1,13 @@
-"""RotaryEmbedding and apply_rope: frequencies, layouts, agreement with rope_rotate, dynamic scaling, meta device,
-float32 only in forward, compile; and RoFormer's decay bound and the identical-content score."""
+"""RotaryEmbedding and apply_rope: frequencies, layouts, agreement with rope_rotate and torchtune's rotation, dynamic
+scaling, dtype casts, meta device, float32 only in forward, compile, from_config, bad input; and RoFormer's decay
+bound and the identical-content score."""
 
 from __future__ import annotations
 
 import math
+import types
 
+import numpy as np
 import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -13,6 +16,7 @@ from pe_docs import (
     RotaryEmbedding,
     apply_rope,
     inverse_frequencies,
+    llama3_frequencies,
     rope_decay_bound,
     rope_frequencies,
     rope_identical_score,
@@ -41,24 +45,34 @@ def _phase_bound(x: torch.Tensor, positions: torch.Tensor, w: torch.Tensor) -> f
 
 
 @pytest.mark.parametrize("scaling", SCALINGS, ids=lambda s: (s or {}).get("rope_type", "default"))
-def test_inv_freq_is_rope_frequencies_rounded_once(scaling) -> None:
+def test_inv_freq_is_rope_frequencies(scaling) -> None:
     rotary = RotaryEmbedding(64, base=500000.0, scaling=scaling)
     expected = rope_frequencies(64, base=500000.0, scaling=scaling)
     assert rotary.inv_freq.dtype == torch.float32
-    assert torch.equal(rotary.inv_freq, expected.inv_freq.float())
+    assert torch.equal(rotary.inv_freq, expected.inv_freq)
     assert rotary.attention_scaling == expected.attention_scaling
     assert "inv_freq" not in rotary.state_dict()
 
 
-@pytest.mark.parametrize("pairing", ["half", "interleaved"])
-def test_cos_sin_layout(pairing: str) -> None:
-    rotary = RotaryEmbedding(8, pairing=pairing)
+def test_inv_freq_is_the_checkpoint_code_s_expression() -> None:
+    """transformers' ``compute_default_rope_parameters``, Meta's ``precompute_freqs_cis`` and torchtune's
+    ``rope_init`` all write ``1.0 / (base ** (torch.arange(0, d, 2).float() / d))``: the buffer is that, not the
+    float64 value rounded once (they differ by an ulp in some entries, which moves far positions' angles)."""
+    reference = 1.0 / (500000.0 ** (torch.arange(0, 128, 2).float() / 128))
+    assert torch.equal(RotaryEmbedding(128, base=500000.0).inv_freq, reference)
+    rounded_once = inverse_frequencies(128, base=500000.0).float()
+    assert not torch.equal(reference, rounded_once)  # so the choice matters
+
+
+def test_cos_sin_layout() -> None:
+    rotary = RotaryEmbedding(8)
     position_ids = torch.tensor([[0, 3, 7], [2, 2, 9]])
     cos, sin = rotary(position_ids)
     assert cos.shape == sin.shape == (2, 3, 8) and cos.dtype == sin.dtype == torch.float32
     angle = position_ids[..., None].float() * rotary.inv_freq
-    laid_out = torch.cat((angle, angle), -1) if pairing == "half" else angle.repeat_interleave(2, -1)
-    assert torch.equal(cos, laid_out.cos()) and torch.equal(sin, laid_out.sin())
+    assert torch.equal(cos, torch.cat((angle, angle), -1).cos()) and torch.equal(
+        sin, torch.cat((angle, angle), -1).sin()
+    )
 
 
 @pytest.mark.parametrize("pairing", ["half", "interleaved"])
@@ -68,7 +82,7 @@ def test_apply_rope_is_rope_rotate_up_to_the_float32_angle(pairing: str, base: f
     q = torch.randn(2, 4, 6, 64, generator=g)
     k = torch.randn(2, 2, 6, 64, generator=g)  # grouped-query attention: fewer key heads
     position_ids = torch.tensor([[0, 1, 17, 1000, 4095, 8191], [5, 6, 7, 8, 9, 10]])
-    rotary = RotaryEmbedding(64, base=base, pairing=pairing)
+    rotary = RotaryEmbedding(64, base=base)
     q_rot, k_rot = apply_rope(q, k, *rotary(position_ids), pairing=pairing)
     assert q_rot.shape == q.shape and k_rot.shape == k.shape
     w = inverse_frequencies(64, base=base)
@@ -77,13 +91,29 @@ def test_apply_rope_is_rope_rotate_up_to_the_float32_angle(pairing: str, base: f
         assert (rotated.double() - exact).abs().max() <= _phase_bound(x, position_ids, w)
 
 
+def test_interleaved_is_torchtune_s_rotation() -> None:
+    """torchtune ``RotaryPositionalEmbeddings.forward`` (re-typed): neighbours ``(x0, x1)`` become
+    ``(x0·cos − x1·sin, x1·cos + x0·sin)`` from a cache of ``cos, sin`` per angle — the same float32 numbers."""
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(2, 5, 3, 16, generator=g)  # torchtune's layout: (batch, seq, heads, head_dim)
+    position_ids = torch.tensor([[0, 1, 2, 3, 4], [7, 8, 9, 10, 11]])
+    rotary = RotaryEmbedding(16)
+    angle = position_ids[..., None].float() * rotary.inv_freq  # (batch, seq, 8)
+    cache = torch.stack([angle.cos(), angle.sin()], dim=-1)[:, :, None]  # broadcast over the heads
+    pairs = x.float().reshape(*x.shape[:-1], -1, 2)
+    theirs = torch.stack([pairs[..., 0] * cache[..., 0] - pairs[..., 1] * cache[..., 1],
+                          pairs[..., 1] * cache[..., 0] + pairs[..., 0] * cache[..., 1]], -1).flatten(3)  # fmt: skip
+    ours, _ = apply_rope(x.transpose(1, 2), x.transpose(1, 2), *rotary(position_ids), pairing="interleaved")
+    assert torch.equal(ours.transpose(1, 2), theirs)
+
+
 def test_apply_rope_with_llama3_scaling_turns_by_the_scaled_frequencies() -> None:
     g = torch.Generator().manual_seed(1)
     q = torch.randn(1, 2, 4, 128, generator=g, dtype=torch.float64)
     position_ids = torch.tensor([[0, 100, 9000, 60000]])
     rotary = RotaryEmbedding(128, base=500000.0, scaling=LLAMA31)
     q_rot, _ = apply_rope(q, q, *rotary(position_ids))
-    w = rope_frequencies(128, base=500000.0, scaling=LLAMA31).inv_freq
+    w = llama3_frequencies(128, 8.0, 8192, base=500000.0)
     angle = position_ids[0, :, None].double() * w
     a, b = q[..., :64], q[..., 64:]
     exact = torch.cat((a * angle.cos() - b * angle.sin(), a * angle.sin() + b * angle.cos()), dim=-1)
@@ -111,17 +141,32 @@ def test_yarn_attention_scaling_multiplies_cos_and_sin() -> None:
     torch.testing.assert_close(cos.square() + sin.square(), torch.full_like(cos, rotary.attention_scaling**2))
 
 
-def test_dynamic_recomputes_past_the_original_length_only() -> None:
-    scaling = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 1000}
-    rotary = RotaryEmbedding(32, scaling=scaling)
-    assert torch.equal(rotary.inv_freq, inverse_frequencies(32).float())  # scale 1 up to the original length
-    short = torch.arange(1000)[None]
-    assert torch.equal(rotary(short)[0], RotaryEmbedding(32)(short)[0])
+def test_dynamic_grows_keeps_and_resets_as_transformers_does() -> None:
+    """transformers' ``dynamic_rope_update``: frequencies for ``max(position_ids) + 1`` when a call is longer than any
+    before it (and than the trained length), kept for shorter calls, the original ones again below the trained
+    length."""
+    rotary = RotaryEmbedding(32, scaling={"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=1000)
+    original = RotaryEmbedding(32).inv_freq
+    assert torch.equal(rotary.inv_freq, original)  # scale 1 up to the trained length
+
+    def frequencies_after(length: int) -> torch.Tensor:
+        rotary(torch.arange(length)[None])
+        return rotary.inv_freq.clone()
+
+    def grown(length: int) -> torch.Tensor:
+        return rope_frequencies(32, scaling=rotary.scaling, max_position_embeddings=1000, seq_len=length).inv_freq
+
+    assert torch.equal(frequencies_after(1000), original)
+    assert torch.equal(frequencies_after(3000), grown(3000))
+    assert torch.equal(frequencies_after(8000), grown(8000))
+    assert torch.equal(frequencies_after(3000), grown(8000))  # shorter, but past the trained length: kept
+    assert torch.equal(frequencies_after(1000), grown(8000))  # the trained length itself: kept, as in transformers
+    assert torch.equal(frequencies_after(999), original)  # below it: reset
+    assert torch.equal(frequencies_after(2000), grown(2000))
     long = torch.arange(3000)[None]
-    w = rope_frequencies(32, scaling=scaling, seq_len=3000).inv_freq.float()
-    angle = long[..., None].float() * w
-    assert torch.equal(rotary(long)[0], torch.cat((angle, angle), -1).cos())
-    assert torch.equal(rotary(short)[0], RotaryEmbedding(32)(short)[0])  # no state kept between calls
+    angle = long[..., None].float() * grown(3000)
+    fresh = RotaryEmbedding(32, scaling={"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=1000)
+    assert torch.equal(fresh(long)[0], torch.cat((angle, angle), -1).cos())
 
 
 class _Dtypes(TorchDispatchMode):
@@ -155,27 +200,107 @@ def test_bfloat16_queries_come_back_in_bfloat16_rounded_once() -> None:
     assert q_rot.dtype == torch.bfloat16 and torch.equal(q_rot, expected.to(torch.bfloat16))
 
 
+@pytest.mark.parametrize("cast", ["to_bfloat16", "half", "double", "parent_to"])
+def test_a_dtype_cast_keeps_the_float32_frequencies(cast: str) -> None:
+    """``model.to(torch.bfloat16)`` rounds every floating-point buffer — transformers' ``inv_freq`` too, which moves
+    the angle at position 10⁵ by up to 2 rad; here the frequencies stay float32 and ``cos``, ``sin`` do not move."""
+    rotary = RotaryEmbedding(128, base=500000.0, scaling=LLAMA31)
+    position_ids = torch.tensor([[0, 1000, 100000]])
+    before = rotary(position_ids)
+    if cast == "parent_to":
+        model = torch.nn.Sequential(torch.nn.Linear(4, 4), rotary).to(torch.bfloat16)
+        assert model[0].weight.dtype == torch.bfloat16
+    else:
+        rotary = {"to_bfloat16": lambda: rotary.to(torch.bfloat16), "half": rotary.half, "double": rotary.double}[
+            cast
+        ]()
+    assert rotary.inv_freq.dtype == torch.float32
+    after = rotary(position_ids)
+    assert all(torch.equal(a, b) for a, b in zip(before, after, strict=True))
+    rounded = rotary.inv_freq.to(torch.bfloat16).float()  # what the cast does to a plain buffer
+    gap = (position_ids[..., None].float() * (rounded - rotary.inv_freq)).abs().max().item()
+    assert gap > 1.0  # radians at position 10⁵
+
+
 def test_meta_device_then_reset_parameters() -> None:
     with torch.device("meta"):
         rotary = RotaryEmbedding(64, base=500000.0, scaling=LLAMA31)
     rotary.reset_parameters()
     rotary = rotary.to_empty(device="cpu")
+    assert rotary.inv_freq.dtype == torch.float32
     rotary.inv_freq.fill_(float("nan"))
     rotary.reset_parameters()
     assert torch.equal(rotary.inv_freq, RotaryEmbedding(64, base=500000.0, scaling=LLAMA31).inv_freq)
 
 
-def test_decoding_compiles_once() -> None:
+def _graphs(module: torch.nn.Module, calls, **compile_kwargs) -> tuple[int, list]:
+    """How many graphs ``torch.compile`` makes of ``module`` over ``calls`` (a backend that counts), and the outputs."""
     import torch._dynamo
 
+    graphs = []
+
+    def counting(gm: torch.fx.GraphModule, example_inputs: list) -> object:
+        graphs.append(gm)
+        return gm.forward
+
+    torch._dynamo.reset()
+    compiled = torch.compile(module, backend=counting, **compile_kwargs)
+    outputs = [compiled(*args) for args in calls]
+    torch._dynamo.reset()
+    return len(graphs), outputs
+
+
+def test_decoding_compiles_once() -> None:
     rotary = RotaryEmbedding(32, scaling=LLAMA31 | {"original_max_position_embeddings": 64})
-    torch._dynamo.reset()
-    compiled = torch.compile(rotary, fullgraph=True, backend="eager")
     start = torch.tensor([[0], [4]])
-    with torch._dynamo.config.patch(error_on_recompile=True):
-        for t in range(5):
-            assert torch.equal(compiled(start + t)[0], rotary(start + t)[0])
+    count, outputs = _graphs(rotary, [(start + t,) for t in range(5)], fullgraph=True)
+    assert count == 1
+    assert all(torch.equal(out[0], rotary(start + t)[0]) for t, out in enumerate(outputs))
+
+
+def test_dynamic_breaks_the_graph_where_it_reads_the_length() -> None:
+    import torch._dynamo
+
+    rotary = RotaryEmbedding(32, scaling={"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=64)
     torch._dynamo.reset()
+    explanation = torch._dynamo.explain(rotary)(torch.arange(100)[None])
+    torch._dynamo.reset()
+    assert explanation.graph_break_count >= 1
+    assert any("item" in str(reason.reason) or "Tensor.__int__" in str(reason.reason)
+               for reason in explanation.break_reasons)  # fmt: skip
+
+
+def test_from_config_reads_what_transformers_reads() -> None:
+    llama31 = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+               "rope_parameters": {**LLAMA31, "rope_theta": 500000.0}}  # fmt: skip
+    rotary = RotaryEmbedding.from_config(llama31)
+    assert (rotary.head_dim, rotary.base, rotary.rope_type) == (128, 500000.0, "llama3")
+    assert torch.equal(rotary.inv_freq, RotaryEmbedding(128, base=500000.0, scaling=LLAMA31).inv_freq)
+    # an object with attributes, head_dim set, the base outside rope_parameters (transformers 4), partial rotation
+    neox = types.SimpleNamespace(
+        head_dim=64,
+        rope_theta=10000,
+        partial_rotary_factor=0.25,
+        max_position_embeddings=2048,
+        rope_scaling={"type": "linear", "factor": 2.0},
+    )
+    rotary = RotaryEmbedding.from_config(neox)
+    assert (rotary.head_dim, rotary.rope_type) == (16, "linear")
+    assert torch.equal(rotary.inv_freq, rope_frequencies(16, scaling={"rope_type": "linear", "factor": 2.0}).inv_freq)
+    # yarn and llama3 without their original length take max_position_embeddings, as transformers standardises them
+    yarn = {"head_dim": 64, "max_position_embeddings": 4096, "rope_parameters": {"rope_type": "yarn", "factor": 4.0}}
+    assert RotaryEmbedding.from_config(yarn).scaling["original_max_position_embeddings"] == 4096
+    # dynamic reads max_position_embeddings, and drops (with a warning, as transformers) the key it ignores
+    dynamic = {
+        "head_dim": 64,
+        "max_position_embeddings": 4096,
+        "rope_parameters": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048},
+    }
+    with pytest.warns(UserWarning, match="ignores original_max_position_embeddings=2048"):
+        rotary = RotaryEmbedding.from_config(dynamic)
+    assert rotary.max_position_embeddings == 4096 and "original_max_position_embeddings" not in rotary.scaling
+    with pytest.raises(ValueError, match="hidden_size and num_attention_heads"):
+        RotaryEmbedding.from_config({"max_position_embeddings": 4096})
 
 
 def test_scaling_is_copied_and_repr() -> None:
@@ -183,21 +308,30 @@ def test_scaling_is_copied_and_repr() -> None:
     rotary = RotaryEmbedding(128, base=500000.0, scaling=scaling)
     scaling["factor"] = 2.0
     assert rotary.scaling["factor"] == 8.0
-    assert "head_dim=128, base=500000" in repr(rotary) and "pairing='half'" in repr(rotary)
+    assert "head_dim=128, base=500000" in repr(rotary) and "rope_type': 'llama3'" in repr(rotary)
+    assert RotaryEmbedding(np.int64(64)).head_dim == 64  # any integer type
 
 
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [
         (lambda: RotaryEmbedding(63), ValueError, ["head_dim", "63"]),
-        (lambda: RotaryEmbedding(64, pairing="neox"), ValueError, ["pairing", "'neox'"]),
+        (lambda: RotaryEmbedding(64.0), TypeError, ["head_dim", "64.0", "float"]),
+        (lambda: RotaryEmbedding(64, pairing="half"), TypeError, ["pairing"]),  # apply_rope takes the pairing
         (lambda: RotaryEmbedding(64, scaling={"rope_type": "su"}), ValueError, ["rope_type", "'su'"]),
         (lambda: RotaryEmbedding(64, scaling=[1]), TypeError, ["scaling", "list"]),
+        (lambda: RotaryEmbedding(64, scaling={"rope_type": "llama3", "factor": 8.0}), ValueError,
+         ["rope_type 'llama3' needs the key", "'high_freq_factor'"]),
+        (lambda: RotaryEmbedding(64, scaling={"rope_type": "dynamic", "factor": 2.0}), ValueError,
+         ["max_position_embeddings"]),
         (lambda: RotaryEmbedding(8)(torch.arange(3)), ValueError, ["position_ids", "(batch, seq)", "(3,)"]),
         (lambda: RotaryEmbedding(8)(torch.zeros(1, 3)), TypeError, ["position_ids", "torch.float32"]),
+        (lambda: RotaryEmbedding(8)(torch.ones(1, 3, dtype=torch.bool)), TypeError, ["position_ids", "torch.bool"]),
         (lambda: RotaryEmbedding(8)([[0, 1]]), TypeError, ["position_ids", "list"]),
+        (lambda: RotaryEmbedding(8)(torch.tensor([[-1, 0]])), ValueError, ["position_ids", "[-1, 0]"]),
+        (lambda: RotaryEmbedding(8)(torch.tensor([[0, 2**24 + 1]])), ValueError, ["2**24", "16777217"]),
     ],
-)
+)  # fmt: skip
 def test_bad_rotary_arguments(call, error: type[Exception], words: list[str]) -> None:
     with pytest.raises(error) as info:
         call()
@@ -210,7 +344,9 @@ def test_bad_rotary_arguments(call, error: type[Exception], words: list[str]) ->
     [
         (((1, 2, 3, 8), (1, 2, 3, 8), (1, 3, 6)), {}, ValueError, ["q", "(1, 3, 6)"]),
         (((1, 3, 8), (1, 2, 3, 8), (1, 3, 8)), {}, ValueError, ["(batch, heads, seq, head_dim)", "(1, 3, 8)"]),
-        (((1, 2, 4, 8), (1, 2, 4, 8), (1, 3, 8)), {}, ValueError, ["q", "(1, 2, 4, 8)"]),
+        (((1, 2, 4, 8), (1, 2, 4, 8), (1, 3, 8)), {}, ValueError, ["q", "(1, 2, 4, 8)", "(1, 3, 8)"]),
+        (((1, 2, 3, 8), (1, 2, 4, 8), (1, 3, 8)), {}, ValueError, ["k", "(1, 2, 4, 8)", "(1, 3, 8)"]),
+        (((2, 2, 3, 8), (2, 2, 3, 8), (3, 3, 8)), {}, ValueError, ["q", "(2, 2, 3, 8)", "(3, 3, 8)"]),
         (((1, 2, 3, 8), (1, 2, 3, 8), (1, 3, 8)), {"pairing": "neox"}, ValueError, ["pairing", "'neox'"]),
     ],
 )
@@ -223,6 +359,8 @@ def test_bad_apply_rope_arguments(shapes, kwargs, error, words) -> None:
     with pytest.raises(TypeError, match="q must be a real floating-point tensor, got dtype torch.int64"):
         apply_rope(torch.zeros(1, 1, 2, 4, dtype=torch.long), torch.zeros(1, 1, 2, 4), torch.zeros(1, 2, 4),
                    torch.zeros(1, 2, 4))  # fmt: skip
+    with pytest.raises(ValueError, match=r"cos and sin must have the same shape"):
+        apply_rope(torch.zeros(1, 1, 2, 4), torch.zeros(1, 1, 2, 4), torch.zeros(1, 2, 4), torch.zeros(1, 3, 4))
 
 
 # ----------------------------------------------------------------------------------------- long-term decay

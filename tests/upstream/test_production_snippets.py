@@ -16,12 +16,17 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
+import sys
+import types
+from pathlib import Path
 
 import pytest
 import torch
 
-from pe_docs import RotaryEmbedding, apply_rope, rope_frequencies, sinusoidal_table_2d
+from pe_docs import RotaryEmbedding, apply_rope, sinusoidal_table_2d
 
 ROPE_PARAMETERS = [
     {"rope_type": "default"},
@@ -36,6 +41,10 @@ ROPE_PARAMETERS = [
      "original_max_position_embeddings": 1024},
 ]  # fmt: skip
 MAX_POSITIONS = 4096  # config.max_position_embeddings: 4 × the yarn and llama3 original length
+# positions up to 131 072, and calls in an order that makes "dynamic" grow, keep and reset its frequencies
+LONG = torch.tensor([[0, 1, 5, 100, 1000, 4095, 8191, 20000, 50000, 99999, 100000, 131071],
+                     [131072, 3, 65536, 77777, 12345, 4096, 2, 30000, 1, 0, 9, 10]])  # fmt: skip
+CALLS = [LONG, LONG[:, :6], LONG[:1, :8], LONG[:, :2], LONG, LONG[:1, 1:6] - 1]
 
 
 def _config(dim: int, base: float, parameters: dict, **kwargs):
@@ -48,16 +57,9 @@ def _config(dim: int, base: float, parameters: dict, **kwargs):
     return LlamaConfig(**small)
 
 
-def _scaling(config) -> dict:
-    scaling = dict(config.rope_parameters)  # as transformers standardised it (rope_theta inside)
-    if scaling["rope_type"] == "dynamic":  # transformers reads the trained length from max_position_embeddings
-        scaling["original_max_position_embeddings"] = config.max_position_embeddings
-    return scaling
-
-
-def _ulps(ours: torch.Tensor, theirs: torch.Tensor) -> torch.Tensor:
-    """How many float32 ulps apart two float32 tensors of positive numbers are."""
-    return (ours.view(torch.int32).long() - theirs.view(torch.int32).long()).abs()
+def _next_ulp(inv_freq: torch.Tensor) -> torch.Tensor:
+    """``inv_freq`` with every entry one float32 ulp larger: what the site's float64-then-rounded buffer was."""
+    return torch.nextafter(inv_freq, torch.full_like(inv_freq, math.inf))
 
 
 @pytest.mark.parametrize("parameters", ROPE_PARAMETERS, ids=lambda p: "-".join(f"{v}" for v in p.values()))
@@ -65,55 +67,71 @@ def _ulps(ours: torch.Tensor, theirs: torch.Tensor) -> torch.Tensor:
 def test_rotary_embedding_is_llama_rotary_embedding(parameters, dim, base):
     """transformers/models/llama/modeling_llama.py ``LlamaRotaryEmbedding`` (``__init__``: ``ROPE_INIT_FUNCTIONS``;
     ``forward``: ``position_ids[..., None].float() * inv_freq``, ``torch.cat((freqs, freqs))``, times
-    ``attention_scaling``): the same buffer to an ulp, the same factor, the same cos and sin within what that
-    ulp moves the float32 angle, at positions up to 10⁵ (past the dynamic type's trained length, where both
-    recompute the frequencies)."""
+    ``attention_scaling``, the dynamic type's ``dynamic_rope_update``), built from the config as it stands
+    (``RotaryEmbedding.from_config``, the code page): the same ``inv_freq`` bit for bit, the same factor, the same
+    ``cos`` and ``sin`` at positions up to 131 072, over calls that make the dynamic type grow, keep and reset —
+    with a tolerance (2e-6) that a buffer one ulp off fails."""
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
     config = _config(dim, base, parameters)
     theirs = LlamaRotaryEmbedding(config)
-    ours = RotaryEmbedding(dim, base=base, scaling=_scaling(config))
-    assert _ulps(ours.inv_freq, theirs.inv_freq).max().item() <= 8  # theirs: a chain of float32 operations
-    assert math.isclose(ours.attention_scaling, theirs.attention_scaling, rel_tol=1e-12)
+    ours = RotaryEmbedding.from_config(config)
+    assert torch.equal(ours.inv_freq, theirs.inv_freq)
+    assert ours.attention_scaling == theirs.attention_scaling
     if parameters["rope_type"] != "default":
         inv_freq, attention = ROPE_INIT_FUNCTIONS[parameters["rope_type"]](config)
-        assert torch.equal(theirs.inv_freq, inv_freq) and attention == theirs.attention_scaling
-    position_ids = torch.tensor([[0, 1, 5, 100, 1000, 4095], [8191, 20000, 50000, 99999, 100000, 3]])
-    cos, sin = theirs(torch.zeros(1), position_ids)
-    our_cos, our_sin = ours(position_ids)
-    assert our_cos.shape == cos.shape == (2, 6, dim) and our_cos.dtype == cos.dtype == torch.float32
-    w, w_theirs = ours.inv_freq.double(), theirs.inv_freq.double()
-    if parameters["rope_type"] == "dynamic":  # both recomputed for max(position_ids) + 1 = 100001
-        w = rope_frequencies(dim, base=base, scaling=_scaling(config), seq_len=100001).inv_freq
-        w_theirs = w * (1 + 8 * 2.0**-23)
-    # the position times the gap between the frequencies, and each float32 product rounded (2⁻²⁴ of the angle)
-    p = position_ids[..., None].double()
-    angle_gap = p * (w - w_theirs).abs() + p * w * 2 * 2.0**-24
-    bound = ours.attention_scaling * (torch.cat((angle_gap, angle_gap), -1) + 4 * 2.0**-24)
-    assert ((our_cos - cos).abs() <= bound).all().item() and ((our_sin - sin).abs() <= bound).all().item()
-    near = position_ids < 1000
-    assert (our_cos - cos)[near].abs().max().item() < 1e-5
+        assert torch.equal(ours.inv_freq, inv_freq) and attention == ours.attention_scaling
+    for position_ids in CALLS:
+        cos, sin = theirs(torch.zeros(1), position_ids)
+        our_cos, our_sin = ours(position_ids)
+        assert our_cos.shape == cos.shape and our_cos.dtype == cos.dtype == torch.float32
+        assert torch.equal(ours.inv_freq, theirs.inv_freq), position_ids.max()
+        assert max((our_cos - cos).abs().max().item(), (our_sin - sin).abs().max().item()) <= 2e-6
+    off_by_one_ulp = LONG[..., None].float() * _next_ulp(theirs.original_inv_freq)
+    assert (off_by_one_ulp.cos() - theirs(torch.zeros(1), LONG)[0][..., : dim // 2]).abs().max().item() > 2e-6
 
 
-def test_dynamic_keeps_no_state_where_transformers_does():
-    """transformers/modeling_rope_utils.py ``dynamic_rope_update``: ``LlamaRotaryEmbedding`` keeps the frequencies of
-    the longest length seen (``max_seq_len_cached``) until a call shorter than ``max_position_embeddings``;
-    ``RotaryEmbedding`` uses the current call's length. They agree on growing lengths and below the trained
-    length, and differ for a call between the two after a longer one — as the docstring says."""
+def test_dynamic_from_a_config_with_an_original_length_as_transformers_reads_it():
+    """transformers 5.24 ``_compute_dynamic_ntk_parameters`` reads the trained length from
+    ``config.max_position_embeddings`` and ``_validate_dynamic_rope_parameters`` warns that
+    ``original_max_position_embeddings`` is not a key of this type (it is ignored): ``from_config`` drops it, with a
+    warning, and computes the same ``cos``."""
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
-    config = _config(64, 10000.0, {"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=1000)
+    config = _config(64, 10000.0, {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 1000})
     theirs = LlamaRotaryEmbedding(config)
-    ours = RotaryEmbedding(64, scaling=_scaling(config))
+    with pytest.warns(UserWarning, match="ignores original_max_position_embeddings=1000"):
+        ours = RotaryEmbedding.from_config(config)
+    assert ours.max_position_embeddings == MAX_POSITIONS
+    for position_ids in CALLS:
+        assert torch.equal(ours(position_ids)[0], theirs(torch.zeros(1), position_ids)[0])
 
-    def gap(length: int) -> float:
-        position_ids = torch.arange(length)[None]
-        return (ours(position_ids)[0] - theirs(torch.zeros(1), position_ids)[0]).abs().max().item()
 
-    assert gap(500) < 1e-4 and gap(2000) < 1e-3 and gap(8000) < 5e-3  # growing
-    assert gap(3000) > 0.1  # after 8000: transformers still uses the frequencies of 8000
-    assert gap(800) < 1e-4  # below the trained length: both back to the original ladder
+def test_a_bfloat16_cast_rounds_transformers_inv_freq_and_not_ours(tmp_path):
+    """``model.to(torch.bfloat16)`` casts ``LlamaRotaryEmbedding.inv_freq`` (the code page: "after
+    model.to(torch.bfloat16)"), whose ``forward`` then forms the angles from the rounded frequencies — what the page's
+    block computes by rounding the buffer; ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it float32;
+    ``RotaryEmbedding`` keeps its frequencies through the cast."""
+    from transformers import LlamaForCausalLM
+
+    config = _config(128, 500000.0, {"rope_type": "default"})
+    model = LlamaForCausalLM(config)
+    exact = model.model.rotary_emb.inv_freq.clone()
+    model.save_pretrained(tmp_path)
+    loaded = LlamaForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16)
+    assert loaded.model.layers[0].self_attn.q_proj.weight.dtype == torch.bfloat16
+    assert loaded.model.rotary_emb.inv_freq.dtype == torch.float32
+    assert torch.equal(loaded.model.rotary_emb.inv_freq, exact)
+    cast = model.to(torch.bfloat16).model.rotary_emb
+    assert cast.inv_freq.dtype == torch.bfloat16 and torch.equal(cast.inv_freq, exact.to(torch.bfloat16))
+    position_ids = torch.tensor([[1000, 100000]])
+    theirs = cast(torch.zeros(1), position_ids)[0]  # float32, as x is
+    angle = position_ids[..., None].float() * exact.to(torch.bfloat16).float()
+    assert torch.equal(theirs, torch.cat((angle, angle), -1).cos())  # what the page's block computes
+    ours = RotaryEmbedding.from_config(config).to(torch.bfloat16)
+    assert ours.inv_freq.dtype == torch.float32 and torch.equal(ours.inv_freq, exact)
+    assert (ours(position_ids)[0] - theirs).abs().max().item() > 1.9
 
 
 def _permute_like_llama_cpp(weights: torch.Tensor, n_head: int) -> torch.Tensor:
@@ -142,13 +160,21 @@ LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_fr
           "original_max_position_embeddings": 32}  # fmt: skip
 
 
-@pytest.mark.parametrize("parameters", [{"rope_type": "default"}, LLAMA3], ids=["default", "llama3"])
-def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, monkeypatch):
+DYNAMIC = {"rope_type": "dynamic", "factor": 2.0}
+
+
+@pytest.mark.parametrize(
+    "parameters", [{"rope_type": "default"}, LLAMA3, DYNAMIC], ids=["default", "llama3", "dynamic"]
+)
+@pytest.mark.parametrize("start", [0, 120000], ids=["near", "far"])
+def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, start, monkeypatch):
     """A 2-layer ``LlamaForCausalLM`` (head_dim 16, grouped-query attention, random weights) on a left-padded batch
-    with its attention mask and the position ids ``generate`` would pass (``attention_mask.cumsum(-1) − 1``): the
-    logits of the real tokens are the same with ``pe_docs.RotaryEmbedding`` + ``apply_rope`` patched in, and with
-    the llama.cpp-reordered projections and the interleaved pairing. The padded row's logits are those of its
-    sequence run alone — and, RoPE seeing only offsets, also with positions counted from the pad tokens."""
+    with its attention mask and the position ids ``generate`` would pass (``attention_mask.cumsum(-1) − 1``), near
+    the start and past position 120 000: the logits of the real tokens are the same, bit for bit, with
+    ``pe_docs.RotaryEmbedding`` + ``apply_rope`` patched in (built from the config, computed once per forward); with
+    the llama.cpp-reordered projections and the interleaved pairing they agree to 1e-5 (the sums run in another
+    order). The padded row's logits are those of its sequence run alone — and, RoPE seeing only offsets, also with
+    positions counted from the pad tokens."""
     from transformers import LlamaForCausalLM
     from transformers.models.llama import modeling_llama
 
@@ -161,7 +187,7 @@ def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, monkey
     attention_mask = torch.ones(2, 12, dtype=torch.long)
     attention_mask[0, :4] = 0  # four pad tokens on the left of the first sequence
     input_ids[0, :4] = 0
-    position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0)
+    position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0) + start
     real = attention_mask.bool()
 
     def logits(**kwargs) -> torch.Tensor:
@@ -169,21 +195,21 @@ def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, monkey
             return model(input_ids=input_ids, attention_mask=attention_mask, **kwargs).logits
 
     theirs = logits(position_ids=position_ids)
-    with torch.no_grad():
-        alone = model(input_ids=input_ids[:1, 4:]).logits
-    torch.testing.assert_close(theirs[0, 4:], alone[0], rtol=0, atol=1e-5)
-    # RoPE sees offsets only: positions counted from the pads (all shifted by 4) give the same logits too
-    counted_from_pads = torch.arange(12).expand(2, 12)
-    torch.testing.assert_close(logits(position_ids=counted_from_pads)[0, 4:], alone[0], rtol=0, atol=1e-5)
+    if start == 0 and parameters is not DYNAMIC:  # (dynamic's frequencies depend on the largest position)
+        with torch.no_grad():
+            alone = model(input_ids=input_ids[:1, 4:]).logits
+        torch.testing.assert_close(theirs[0, 4:], alone[0], rtol=0, atol=1e-5)
+        # RoPE sees offsets only: positions counted from the pads (all shifted by 4) give the same logits too
+        counted_from_pads = torch.arange(12).expand(2, 12)
+        torch.testing.assert_close(logits(position_ids=counted_from_pads)[0, 4:], alone[0], rtol=0, atol=1e-5)
 
-    scaling = _scaling(config)
     calls = []
-    model.model.rotary_emb = _PeDocsRotary(RotaryEmbedding(16, scaling=scaling))
+    model.model.rotary_emb = _PeDocsRotary(RotaryEmbedding.from_config(config))
     model.model.rotary_emb.register_forward_hook(lambda *args: calls.append(1))
     monkeypatch.setattr(modeling_llama, "apply_rotary_pos_emb", lambda q, k, cos, sin: apply_rope(q, k, cos, sin))
     ours = logits(position_ids=position_ids)
     assert len(calls) == 1  # cos and sin computed once per forward, for both layers (LlamaModel.forward)
-    torch.testing.assert_close(ours[real], theirs[real], rtol=0, atol=1e-5)
+    assert torch.equal(ours[real], theirs[real])
 
     # llama.cpp's converter: rows reordered to neighbours, then RoPE pairs neighbours (LLAMA_ROPE_TYPE_NORM)
     with torch.no_grad():
@@ -191,17 +217,91 @@ def test_tiny_llama_gives_the_same_logits_with_pe_docs_rotary(parameters, monkey
             attention = layer.self_attn
             attention.q_proj.weight.copy_(_permute_like_llama_cpp(attention.q_proj.weight, 4))
             attention.k_proj.weight.copy_(_permute_like_llama_cpp(attention.k_proj.weight, 2))
-    interleaved = RotaryEmbedding(16, scaling=scaling, pairing="interleaved")
-    model.model.rotary_emb = _PeDocsRotary(interleaved)
+    model.model.rotary_emb = _PeDocsRotary(RotaryEmbedding.from_config(config))
     monkeypatch.setattr(
         modeling_llama,
         "apply_rotary_pos_emb",
         lambda q, k, cos, sin: apply_rope(q, k, cos, sin, pairing="interleaved"),
     )
     torch.testing.assert_close(logits(position_ids=position_ids)[real], theirs[real], rtol=0, atol=1e-5)
-    model.model.rotary_emb = _PeDocsRotary(RotaryEmbedding(16, scaling=scaling))
     monkeypatch.setattr(modeling_llama, "apply_rotary_pos_emb", lambda q, k, cos, sin: apply_rope(q, k, cos, sin))
     assert (logits(position_ids=position_ids)[real] - theirs[real]).abs().max().item() > 1e-3  # reordered, "half"
+
+
+def _module_alone(package: str, module: str):
+    """Import ``package.module`` as installed, without running the ``__init__`` of ``package`` or of the packages
+    between: torchtune's imports torchao and datasets, timm's torchvision, none of which this tier installs (PyPI's
+    torchvision does not load beside the CPU build of torch 2.13). The module's own code runs unchanged; its
+    packages are bare modules pointing at their folders, removed again by the fixture below."""
+    parent = sys.modules.get(package)
+    root = Path(
+        parent.__path__[0] if parent is not None else importlib.util.find_spec(package).submodule_search_locations[0]
+    )
+    parts = module.split(".")
+    for i in range(len(parts)):
+        name = ".".join([package, *parts[:i]])
+        if name not in sys.modules:
+            bare = types.ModuleType(name)
+            bare.__path__ = [str(root.joinpath(*parts[:i]))]
+            sys.modules[name] = bare
+    return importlib.import_module(f"{package}.{module}")
+
+
+@pytest.fixture
+def alone():
+    before = set(sys.modules)
+    yield _module_alone
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in ("torchtune", "timm"):
+            del sys.modules[name]
+
+
+def test_interleaved_is_torchtune_rotary_positional_embeddings(alone):
+    """torchtune 0.6 ``torchtune/modules/position_embeddings.py`` ``RotaryPositionalEmbeddings`` (``theta``: ``1.0 /
+    base ** (arange(0, dim, 2).float() / dim)``; a cache of ``cos, sin`` per position; neighbouring features
+    ``(x0, x1)`` become ``(x0·cos − x1·sin, x1·cos + x0·sin)``; input ``(batch, seq, heads, head_dim)``): the same
+    frequencies and the same rotated queries, bit for bit, as ``apply_rope(..., pairing="interleaved")``, at positions
+    up to 131 072 given per token (``input_pos``, packed or left-padded batches)."""
+    theirs = alone("torchtune", "modules.position_embeddings").RotaryPositionalEmbeddings(64, max_seq_len=131073)
+    ours = RotaryEmbedding(64)
+    assert torch.equal(theirs.theta, ours.inv_freq)
+    x = torch.randn(2, LONG.shape[1], 4, 64, generator=torch.Generator().manual_seed(0))  # (batch, seq, heads, d)
+    rotated, _ = apply_rope(x.transpose(1, 2), x.transpose(1, 2), *ours(LONG), pairing="interleaved")
+    assert torch.equal(rotated.transpose(1, 2), theirs(x, input_pos=LONG))
+    assert not torch.equal(apply_rope(x.transpose(1, 2), x.transpose(1, 2), *ours(LONG))[0].transpose(1, 2),
+                           theirs(x, input_pos=LONG))  # the "half" pairing is another function  # fmt: skip
+
+
+def test_llama3_scaling_is_torchtune_llama3_scaled_rope(alone):
+    """torchtune 0.6 ``torchtune/models/llama3_1/_position_embeddings.py`` ``Llama3ScaledRoPE`` (Meta's
+    ``apply_scaling``, a Python loop over the frequencies; interleaved pairs): the frequencies of
+    ``rope_type: "llama3"`` and the rotated queries, bit for bit."""
+    module = alone("torchtune", "models.llama3_1._position_embeddings")
+    theirs = module.Llama3ScaledRoPE(128, max_seq_len=131073, base=500000, scale_factor=8, low_freq_factor=1,
+                                     high_freq_factor=4, old_context_len=8192)  # fmt: skip
+    llama31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "original_max_position_embeddings": 8192}  # fmt: skip
+    ours = RotaryEmbedding(128, base=500000.0, scaling=llama31)
+    assert torch.equal(theirs.theta, ours.inv_freq)
+    x = torch.randn(2, LONG.shape[1], 2, 128, generator=torch.Generator().manual_seed(1))
+    rotated, _ = apply_rope(x.transpose(1, 2), x.transpose(1, 2), *ours(LONG), pairing="interleaved")
+    assert torch.equal(rotated.transpose(1, 2), theirs(x, input_pos=LONG))
+
+
+def test_interleaved_is_rotary_embedding_torch():
+    """rotary-embedding-torch 0.9 (lucidrains) ``RotaryEmbedding.rotate_queries_or_keys``: neighbouring pairs
+    (its ``rotate_half`` rotates every two features), frequencies ``1 / theta ** (arange(0, dim, 2).float() / dim)``,
+    positions ``arange(seq) + offset`` in the queries' dtype: the same rotated queries, bit for bit, as
+    ``apply_rope(..., pairing="interleaved")``, here at positions 131 000 to 131 071."""
+    from rotary_embedding_torch import RotaryEmbedding as Lucidrains
+
+    theirs = Lucidrains(dim=32, theta=10000)
+    ours = RotaryEmbedding(32)
+    assert torch.equal(theirs.freqs, ours.inv_freq)
+    q = torch.randn(1, 3, 72, 32, generator=torch.Generator().manual_seed(2))  # (batch, heads, seq, head_dim)
+    position_ids = torch.arange(131000, 131072)[None]
+    rotated, _ = apply_rope(q, q, *ours(position_ids), pairing="interleaved")
+    assert torch.equal(rotated, theirs.rotate_queries_or_keys(q, offset=131000))
 
 
 def test_vit_mae_table_is_sinusoidal_table_2d():
@@ -249,3 +349,24 @@ def test_generate_counts_positions_from_the_first_real_token():
     position_ids = model._prepare_position_ids_for_generation(input_ids, {"attention_mask": attention_mask})
     assert position_ids.tolist() == [[0, 0, 0, 1, 2, 3], [0, 1, 2, 3, 4, 5]]
     assert torch.equal(position_ids, (attention_mask.cumsum(-1) - 1).masked_fill(attention_mask == 0, 0))
+
+
+def test_timm_2d_table_is_sinusoidal_table_2d_in_another_order(alone):
+    """timm 1.0 ``timm/layers/pos_embed_sincos.py`` ``build_sincos2d_pos_embed`` (the code page's 2-D section):
+    ``[sin row | sin col | cos row | cos col]`` over a row-major grid, frequencies ``1 / temperature ** (i / q)``
+    in float32 — the column order the page converts back with ``to_mae``, within float32's rounding of the float64
+    phase; ``reverse_coord=True`` builds the table of the transposed grid (width × height), on a square grid the
+    same table."""
+    build = alone("timm", "layers.pos_embed_sincos").build_sincos2d_pos_embed
+    height, width, d = 3, 5, 32
+    q = d // 4
+    to_mae = torch.cat([torch.arange(q) + start * q for start in (1, 3, 0, 2)])
+    mae = sinusoidal_table_2d(height, width, d)
+    theirs = build([height, width], dim=d)
+    assert theirs.shape == (height * width, d) and theirs.dtype == torch.float32
+    torch.testing.assert_close(theirs[:, to_mae], mae, rtol=0, atol=2e-7)
+    assert (theirs - mae).abs().max().item() > 1.9  # unconverted
+    reversed_coord = build([height, width], dim=d, reverse_coord=True)
+    assert torch.equal(reversed_coord, build([width, height], dim=d))  # the transposed grid's table
+    torch.testing.assert_close(reversed_coord[:, to_mae], sinusoidal_table_2d(width, height, d), rtol=0, atol=2e-7)
+    assert torch.equal(build([4, 4], dim=d, reverse_coord=True), build([4, 4], dim=d))  # square: the same table

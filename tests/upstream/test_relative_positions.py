@@ -294,22 +294,21 @@ ROPE_PARAMETERS = [
 @pytest.mark.parametrize("parameters", ROPE_PARAMETERS, ids=lambda p: "-".join(f"{v}" for v in p.values()))
 @pytest.mark.parametrize(("dim", "base"), [(64, 10000.0), (128, 500000.0)])
 def test_rope_frequencies_is_what_llama_rotary_embedding_holds(parameters, dim, base):
-    """``pe_docs.rope_frequencies(d, base=…, scaling=rope_parameters)`` — the ``inv_freq`` and ``attention_scaling``
-    that transformers' ``LlamaRotaryEmbedding`` computes at initialisation (``ROPE_INIT_FUNCTIONS[rope_type]``, or
-    ``compute_default_rope_parameters``) for the same ``rope_parameters``. transformers reads the dynamic type's
-    trained length from ``config.max_position_embeddings``; ``rope_frequencies`` takes it as
-    ``original_max_position_embeddings``."""
+    """``pe_docs.rope_frequencies(d, base=…, scaling=rope_parameters, max_position_embeddings=…)`` — the ``inv_freq``
+    and ``attention_scaling`` that transformers' ``LlamaRotaryEmbedding`` computes at initialisation
+    (``ROPE_INIT_FUNCTIONS[rope_type]``, or ``compute_default_rope_parameters``) for the same ``rope_parameters``, bit
+    for bit; with ``dtype=torch.float64``, each type's exact values, within float32's rounding of them."""
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
     config = _llama_config(hidden_size=2 * dim, num_attention_heads=2, max_position_embeddings=4096,
                            rope_parameters={**parameters, "rope_theta": base})  # fmt: skip
     theirs = LlamaRotaryEmbedding(config)
     scaling = dict(config.rope_parameters)  # as transformers standardised it (rope_theta inside)
-    if scaling["rope_type"] == "dynamic":
-        scaling["original_max_position_embeddings"] = config.max_position_embeddings
-    ours = rope_frequencies(dim, base=base, scaling=scaling)
-    _close(ours.inv_freq, theirs.inv_freq)
-    assert math.isclose(ours.attention_scaling, theirs.attention_scaling, rel_tol=1e-12)
+    ours = rope_frequencies(dim, base=base, scaling=scaling, max_position_embeddings=config.max_position_embeddings)
+    assert torch.equal(ours.inv_freq, theirs.inv_freq)
+    assert ours.attention_scaling == theirs.attention_scaling
+    exact = rope_frequencies(dim, base=base, scaling=scaling, max_position_embeddings=4096, dtype=torch.float64)
+    _close(exact.inv_freq, theirs.inv_freq)
 
 
 # ------------------------------------------------------------------------------------------------------ T5

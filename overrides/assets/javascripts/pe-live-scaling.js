@@ -111,7 +111,7 @@
   // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
   // Returns {invFreq: Float64Array(dHead / 2), attentionScaling}.
   function ropeFrequencies(dHead, base = 10000, scaling = null, seqLen = null) {
-    const d = checkEven(dHead, "d_head");
+    const d = checkEven(dHead, "head_dim");
     const b = checkBase(base);
     if (scaling === null || scaling === undefined) scaling = {};
     if (typeof scaling !== "object" || Array.isArray(scaling)) {
@@ -148,6 +148,7 @@
     if (ropeType === "linear") return result(positionInterpolationFrequencies(d, factor, b), 1);
     const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
     if (ropeType === "dynamic") {
+      if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
       const scale = dynamicNtkScale(factor, seqLen !== null && seqLen !== undefined ? seqLen : original, original);
       return result(ntkAwareFrequencies(d, scale, b), 1);
     }
@@ -156,8 +157,8 @@
       const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
       return result(llama3Frequencies(d, factor, original, b, low, high), 1);
     }
-    // a beta of 0 is refused (transformers' `get("beta_fast") or 32` would read it as the default)
-    const beta = (name, fallback) => (name in params ? checkReal(key(name), params[name], 0, true) : fallback);
+    // None is the default; 0 is refused, not replaced (transformers' `get("beta_fast") or 32` reads 0 as the default)
+    const beta = (name, fallback) => (params[name] == null ? fallback : checkReal(key(name), params[name], 0, true));
     const [betaFast, betaSlow] = [beta("beta_fast", 32), beta("beta_slow", 1)];
     const truncate = "truncate" in params ? params.truncate : true;
     checkBool(key("truncate"), truncate);
@@ -290,12 +291,12 @@
     try {
       result = frequencies(method, d, base, L, T, v);
     } catch (err) {
-      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths
+      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths and the width
       const name = String(err.argument || "").replace(/^scaling\['(.*)'\]$/, "$1");
       const fields = { original_len: "original", original_max_position_embeddings: "original", seq_len: "target",
-        scale: "factor" };
+        scale: "factor", head_dim: "d_head" };
       err.field = fields[name] || name;
-      err.argument = name === "scale" ? "factor" : name;
+      err.argument = { scale: "factor", head_dim: "d_head" }[name] || name;
       throw err;
     }
     const w = inverseFrequencies(d, base);
