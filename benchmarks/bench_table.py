@@ -25,8 +25,7 @@ from collections.abc import Callable
 
 import torch
 
-from pe_docs import sinusoidal_table
-from pe_docs.frequencies import inverse_frequencies
+from pe_docs import inverse_frequencies, sinusoidal_table
 
 
 def tutorial(max_len: int, d_model: int) -> torch.Tensor:

@@ -1,200 +1,50 @@
-"""pe_docs — the sinusoidal positional encoding of "Attention Is All You Need", measured and explained.
+"""pe_docs — positional encodings as a model uses them: the sinusoidal table of "Attention Is All You Need", RoPE,
+ALiBi and T5's bias, measured and explained on the pe-docs site.
 
-The library behind the pe-docs site: every code block on every page imports it and runs in the tests.
-Plotting lives in :mod:`pe_docs.plotting` (imports matplotlib); everything here needs only torch.
+This top level is what a model imports (every page's "code to copy" computes what it computes):
+
+* the sinusoidal table and its module — ``sinusoidal_table``, ``SinusoidalPositionalEncoding``, the frequencies
+  ``inverse_frequencies`` and ``wavelengths``, the 2-D table of image patches ``sinusoidal_table_2d``;
+* RoPE — ``RotaryEmbedding`` (``cos`` and ``sin`` once per forward, bit for bit transformers'), ``apply_rope`` (both
+  pairings), ``rope_frequencies`` for every ``rope_type`` (``ROPE_TYPES``, ``RopeFrequencies``);
+* attention biases — ALiBi's ``alibi_slopes`` and ``alibi_bias``, T5's ``t5_relative_bucket`` and
+  ``t5_relative_bias``;
+* other libraries' tables — the layout converters ``concat_to_interleaved`` and ``interleaved_to_concat``, and
+  ``identify_table`` (with ``TableMatch``, ``KNOWN_TABLES``), which names the table a checkpoint holds.
+
+Apart from it: :mod:`pe_docs.analysis`, what the chapters measure and explain with (precision, similarity,
+uniqueness, geometry, capacity, extrapolation, the scaling methods one by one, the exact RoPE rotation, other
+relative schemes); :mod:`pe_docs.variants`, other libraries' tables and common bugs re-implemented;
+:mod:`pe_docs.plotting`, the figures (it imports matplotlib; everything else needs only torch).
 """
 
-from pe_docs.alternatives import LearnedPositionalEmbedding, alibi_bias, alibi_slopes, rope_rotate
-from pe_docs.attention import self_attention
-from pe_docs.attention_bias import non_relative_fraction, offset_statistics, position_scores
-from pe_docs.capacity import effective_rank, energy_rank, singular_values
-from pe_docs.dtypes import (
-    RECIPES,
-    first_overflowing_integer,
-    last_exact_integer,
-    recipe_error,
-    recipe_rows,
-)
+from pe_docs.bias import alibi_bias, alibi_slopes, t5_relative_bias, t5_relative_bucket
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.encoding_2d import sinusoidal_table_2d
-from pe_docs.extrapolation import ExtrapolationResult, TinyCausalAttention, run_extrapolation
 from pe_docs.frequencies import inverse_frequencies, wavelengths
-from pe_docs.geometry import (
-    BandContributions,
-    PrincipalComponents,
-    band_contributions,
-    offset_distances,
-    principal_components,
-)
-from pe_docs.module import PositionalEncoding
-from pe_docs.numerics import exact_rows, reference_frequencies, row_errors, rows_in_dtype, ulp, ulp_error
-from pe_docs.relative import relative_transform
-from pe_docs.relative_schemes import (
-    TransformerXLTerms,
-    rel_shift,
-    shaw_attention,
-    shaw_relative_indices,
-    t5_relative_bias,
-    t5_relative_bucket,
-    transformer_xl_scores,
-    transformer_xl_terms,
-)
-from pe_docs.residual import PositionSignal, position_signal
-from pe_docs.rope_scaling import (
-    ROPE_TYPES,
-    RopeFrequencies,
-    dynamic_ntk_scale,
-    llama3_frequencies,
-    ntk_aware_base,
-    ntk_aware_frequencies,
-    position_interpolation_frequencies,
-    rope_frequencies,
-    yarn_attention_factor,
-    yarn_boundaries,
-    yarn_frequencies,
-)
-from pe_docs.rotary import RotaryEmbedding, apply_rope, rope_decay_bound, rope_identical_score
-from pe_docs.similarity import (
-    RowDistance,
-    binary_code,
-    first_negative,
-    first_rise,
-    min_row_distance,
-    neighbour_similarity,
-)
-from pe_docs.spectrum import measured_frequencies, peak_frequencies
-from pe_docs.uniqueness import (
-    ClosestReturn,
-    closest_returns,
-    first_duplicate_row,
-    misplaced_rows,
-)
-from pe_docs.variants import (
-    KNOWN_TABLES,
-    TableMatch,
-    concat_paper_table,
-    concat_to_interleaved,
-    d2l_buffer,
-    diffusers_timestep_embedding,
-    distilbert_weights,
-    doubled_and_odd_exponent_table,
-    doubled_exponent_table,
-    fairseq_table,
-    fairseq_weights,
-    hf_marian_weights,
-    identify_table,
-    integer_exponent_table,
-    interleaved_to_concat,
-    keras_sine_position_encoding,
-    marian_cpp_embeddings,
-    odd_cosine_exponent_table,
-    pairwise_shift_residual,
-    t2t_timing_signal,
-    tensor2tensor_table,
-    transformer_xl_pos_emb,
-    tutorial_buffer,
-    whisper_sinusoids,
-    wrong_axis_rows,
-)
+from pe_docs.module import SinusoidalPositionalEncoding
+from pe_docs.rotary import ROPE_TYPES, RopeFrequencies, RotaryEmbedding, apply_rope, rope_frequencies
+from pe_docs.variants import KNOWN_TABLES, TableMatch, concat_to_interleaved, identify_table, interleaved_to_concat
 
 __all__ = [
     "KNOWN_TABLES",
-    "RECIPES",
     "ROPE_TYPES",
-    "BandContributions",
-    "ClosestReturn",
-    "ExtrapolationResult",
-    "LearnedPositionalEmbedding",
-    "PositionSignal",
-    "PositionalEncoding",
-    "PrincipalComponents",
     "RopeFrequencies",
     "RotaryEmbedding",
-    "RowDistance",
+    "SinusoidalPositionalEncoding",
     "TableMatch",
-    "TinyCausalAttention",
-    "TransformerXLTerms",
     "alibi_bias",
     "alibi_slopes",
     "apply_rope",
-    "band_contributions",
-    "binary_code",
-    "closest_returns",
-    "concat_paper_table",
     "concat_to_interleaved",
-    "d2l_buffer",
-    "diffusers_timestep_embedding",
-    "distilbert_weights",
-    "doubled_and_odd_exponent_table",
-    "doubled_exponent_table",
-    "dynamic_ntk_scale",
-    "effective_rank",
-    "energy_rank",
-    "exact_rows",
-    "fairseq_table",
-    "fairseq_weights",
-    "first_duplicate_row",
-    "first_negative",
-    "first_overflowing_integer",
-    "first_rise",
-    "hf_marian_weights",
     "identify_table",
-    "integer_exponent_table",
     "interleaved_to_concat",
     "inverse_frequencies",
-    "keras_sine_position_encoding",
-    "last_exact_integer",
-    "llama3_frequencies",
-    "marian_cpp_embeddings",
-    "measured_frequencies",
-    "min_row_distance",
-    "misplaced_rows",
-    "neighbour_similarity",
-    "non_relative_fraction",
-    "ntk_aware_base",
-    "ntk_aware_frequencies",
-    "odd_cosine_exponent_table",
-    "offset_distances",
-    "offset_statistics",
-    "pairwise_shift_residual",
-    "peak_frequencies",
-    "position_interpolation_frequencies",
-    "position_scores",
-    "position_signal",
-    "principal_components",
-    "recipe_error",
-    "recipe_rows",
-    "reference_frequencies",
-    "rel_shift",
-    "relative_transform",
-    "rope_decay_bound",
     "rope_frequencies",
-    "rope_identical_score",
-    "rope_rotate",
-    "row_errors",
-    "rows_in_dtype",
-    "run_extrapolation",
-    "self_attention",
-    "shaw_attention",
-    "shaw_relative_indices",
-    "singular_values",
     "sinusoidal_table",
     "sinusoidal_table_2d",
-    "t2t_timing_signal",
     "t5_relative_bias",
     "t5_relative_bucket",
-    "tensor2tensor_table",
-    "transformer_xl_pos_emb",
-    "transformer_xl_scores",
-    "transformer_xl_terms",
-    "tutorial_buffer",
-    "ulp",
-    "ulp_error",
     "wavelengths",
-    "whisper_sinusoids",
-    "wrong_axis_rows",
-    "yarn_attention_factor",
-    "yarn_boundaries",
-    "yarn_frequencies",
 ]
 __version__ = "0.1.0"

@@ -128,3 +128,8 @@ def check_sequence_input(x: object, d_model: int, *, batch_first: bool) -> int:
     if x.size(-1) != d_model:
         raise ValueError(f"x's last dimension must equal d_model={d_model}, got {x.size(-1)} (shape {tuple(x.shape)})")
     return x.size(1) if batch_first else x.size(0)
+
+
+def float64_device(device: torch.device) -> torch.device:
+    """Where float64 intermediates for ``device`` are computed: ``device`` itself, or the CPU for MPS (no float64)."""
+    return torch.device("cpu") if device.type == "mps" else device

@@ -1,7 +1,7 @@
 """The sinusoidal encoding table ``PE[p, 2i] = sin(p·w_i)``, ``PE[p, 2i+1] = cos(p·w_i)``.
 
 How the float32 table is built from few sines and cosines and still lands within 2.5e-7 of the true values
-(the payoff of the relative transform, see ``pe_docs.relative_transform``): write every position as
+(the payoff of the relative transform, see ``pe_docs.analysis.relative_transform``): write every position as
 ``p = a + b`` with ``a`` a multiple of a block size ``B`` and ``0 <= b < B``. Only the few block starts ``a``
 and the ``B`` offsets ``b`` need sines and cosines evaluated directly; those are computed with the phase in
 float64 and rounded once. Every other entry follows from
@@ -64,7 +64,7 @@ def sinusoidal_table(
       and cosines of ``a · w_i`` and ``b · w_i`` are computed with the phase in float64 and rounded to
       float32; every entry is then ``sin(a + b)``, ``cos(a + b)`` from the angle-addition formulas — one
       complex multiplication per (sin, cos) pair, the relative transform of
-      ``pe_docs.relative_transform`` applied in bulk. Error bound, in units of ``2^-24`` (the float32
+      ``pe_docs.analysis.relative_transform`` applied in bulk. Error bound, in units of ``2^-24`` (the float32
       spacing of numbers in [0.5, 1)):
 
       - each component of a factor is its float64 value rounded to nearest (within ``1/2``), or one step

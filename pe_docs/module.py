@@ -11,7 +11,7 @@ from pe_docs._checks import check_base, check_choice, check_d_model, check_int, 
 from pe_docs.encoding import LAYOUTS, Layout, sinusoidal_table
 
 
-class PositionalEncoding(nn.Module):
+class SinusoidalPositionalEncoding(nn.Module):
     """Add the sinusoidal positional encoding to a batch of embeddings, then apply dropout.
 
     The table is built once by ``pe_docs.sinusoidal_table`` (float32, within 2.5e-7 of the true values)
@@ -50,7 +50,7 @@ class PositionalEncoding(nn.Module):
             finite and > 0, or an unknown ``layout``.
 
     Examples:
-        >>> pe = PositionalEncoding(d_model=16, max_len=32, dropout=0.0)
+        >>> pe = SinusoidalPositionalEncoding(d_model=16, max_len=32, dropout=0.0)
         >>> pe(torch.zeros(2, 5, 16)).shape
         torch.Size([2, 5, 16])
         >>> step = pe(torch.zeros(2, 1, 16), offset=5)  # one new token at position 5 (decoding with a cache)
@@ -117,7 +117,7 @@ class PositionalEncoding(nn.Module):
                 only (the check reads them on the host); under ``torch.compile`` it is skipped.
 
         Examples:
-            >>> pe = PositionalEncoding(d_model=8, max_len=4, dropout=0.0)
+            >>> pe = SinusoidalPositionalEncoding(d_model=8, max_len=4, dropout=0.0)
             >>> pe(torch.zeros(1, 2, 8), offset=3)
             Traceback (most recent call last):
             ...
@@ -207,7 +207,7 @@ class PositionalEncoding(nn.Module):
 
         Examples:
             >>> with torch.device("meta"):
-            ...     pe = PositionalEncoding(8, max_len=4)
+            ...     pe = SinusoidalPositionalEncoding(8, max_len=4)
             >>> pe = pe.to_empty(device="cpu")  # the buffer is now uninitialised memory
             >>> pe.reset_parameters()
             >>> torch.equal(pe.pe, sinusoidal_table(4, 8))
@@ -223,8 +223,8 @@ class PositionalEncoding(nn.Module):
         """The constructor's arguments, shown by ``repr(module)``.
 
         Examples:
-            >>> PositionalEncoding(16, max_len=8)
-            PositionalEncoding(
+            >>> SinusoidalPositionalEncoding(16, max_len=8)
+            SinusoidalPositionalEncoding(
               d_model=16, max_len=8, base=10000, batch_first=True, layout='interleaved'
               (dropout): Dropout(p=0.1, inplace=False)
             )

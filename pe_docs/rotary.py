@@ -9,29 +9,273 @@ either pairing. With the ``"half"`` pairing this is transformers' ``LlamaRotaryE
 ``apply_rotary_pos_emb``; the upstream tier checks it against them for every ``rope_type``, and against
 torchtune and rotary-embedding-torch for ``"interleaved"``.
 
-Two analysis helpers measure RoFormer's "long-term decay" (Su et al., 2021, §3.4.3): ``rope_decay_bound``, the
-upper bound the paper plots, and ``rope_identical_score``, the score of a query and key with the same content.
+``rope_frequencies`` is the one reader of ``rope_parameters``: the frequencies and attention scaling of every
+``rope_type``, in transformers' float32 arithmetic (or, with ``dtype=torch.float64``, the exact values that
+``pe_docs.analysis`` explains).
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import torch
 from torch import nn
 
-from pe_docs._checks import check_base, check_choice, check_d_model, check_int
+from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.rope_scaling import rope_frequencies
 
 Pairing = Literal["interleaved", "half"]
 PAIRINGS: tuple[str, ...] = ("interleaved", "half")
 
 # Positions above 2**24 are not all integers in float32, where the angle position · inv_freq is formed.
 _EXACT_IN_FLOAT32 = 2**24
+
+
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
+"""The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
+
+
+_ROPE_KEYS: dict[str, tuple[set[str], set[str]]] = {  # rope_type -> (required keys, optional keys)
+    "default": (set(), set()),
+    "linear": ({"factor"}, set()),
+    "dynamic": ({"factor"}, set()),  # the trained length is max_position_embeddings, as in transformers
+    "yarn": (
+        {"factor", "original_max_position_embeddings"},
+        {"attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
+    ),
+    "llama3": ({"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"}, set()),
+}
+
+
+class RopeFrequencies(NamedTuple):
+    """What a RoPE configuration gives: the frequencies and the factor on cos and sin (transformers' names)."""
+
+    inv_freq: torch.Tensor
+    """The frequencies, one per pair, shape ``(head_dim // 2,)``: float32 as transformers computes them, or float64."""
+    attention_scaling: float
+    """The factor both cos and sin are multiplied by (YaRN's temperature; 1 for the other types)."""
+
+
+def _ladder(head_dim: int, base: float | torch.Tensor) -> torch.Tensor:
+    """``base^(2i/d)`` in float32: the expression of transformers, Meta's llama and torchtune."""
+    return base ** (torch.arange(0, head_dim, 2, dtype=torch.int64).to(torch.float32) / head_dim)
+
+
+def _rope_parameters(scaling: object, base: float) -> tuple[str, dict[str, Any]]:
+    """``scaling`` checked against its ``rope_type``'s keys: the type and the other keys (``rope_theta`` removed)."""
+    if scaling is None:
+        scaling = {}
+    if not isinstance(scaling, Mapping):
+        raise TypeError(f"scaling must be a mapping (a config's rope_parameters) or None, got {type(scaling).__name__}")
+    params = dict(scaling)
+    rope_type = params.pop("rope_type", "default")
+    if rope_type not in ROPE_TYPES:
+        raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, ROPE_TYPES))}; got {rope_type!r}")
+    if "rope_theta" in params:
+        theta = check_base(params.pop("rope_theta"), "scaling['rope_theta']")
+        if theta != base:
+            raise ValueError(f"scaling['rope_theta']={theta!r} differs from base={base!r}; pass base={theta!r}")
+    if "partial_rotary_factor" in params:
+        raise ValueError(
+            f"scaling has 'partial_rotary_factor'={params['partial_rotary_factor']!r}: pass the rotated width as "
+            "head_dim (int(head_dim * partial_rotary_factor)), or build with RotaryEmbedding.from_config(config)"
+        )
+    if rope_type == "dynamic" and "original_max_position_embeddings" in params:
+        raise ValueError(
+            "scaling for rope_type 'dynamic' has 'original_max_position_embeddings'="
+            f"{params['original_max_position_embeddings']!r}: transformers ignores that key for this type (with a "
+            "warning) and reads the trained length from config.max_position_embeddings; remove the key and pass "
+            "max_position_embeddings=…"
+        )
+    required, optional = _ROPE_KEYS[rope_type]
+    for name in sorted(required):
+        if name not in params or params[name] is None:
+            raise ValueError(f"scaling for rope_type {rope_type!r} needs the key {name!r}; got {dict(scaling)!r}")
+    unknown = sorted(params.keys() - required - optional)
+    if unknown:
+        allowed = ", ".join(map(repr, sorted(required | optional | {"rope_type", "rope_theta"})))
+        raise ValueError(
+            f"scaling for rope_type {rope_type!r} has unknown keys {', '.join(map(repr, unknown))}; allowed: {allowed}"
+        )
+    return rope_type, params
+
+
+def rope_frequencies(
+    head_dim: int,
+    *,
+    base: float = 10000.0,
+    scaling: Mapping[str, Any] | None = None,
+    max_position_embeddings: int | None = None,
+    seq_len: int | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> RopeFrequencies:
+    """RoPE's ``inv_freq`` and ``attention_scaling`` for a model's ``rope_parameters``, as transformers computes them.
+
+    In float32 (the default) the frequencies are computed with transformers' own float32 operations
+    (``ROPE_INIT_FUNCTIONS`` and ``LlamaRotaryEmbedding.compute_default_rope_parameters``, v5.24.0), starting from
+    ``1.0 / base ** (arange(0, d, 2).float() / d)`` — the expression of Meta's llama and torchtune too — so
+    they equal a checkpoint's own, bit for bit (the upstream tier checks it); this is what ``RotaryEmbedding``
+    holds. With ``dtype=torch.float64`` they are the exact values, each type's float64 function of this module
+    (``position_interpolation_frequencies``, ``ntk_aware_frequencies``, ``yarn_frequencies``,
+    ``llama3_frequencies``): what each type means, what the live figures draw, and the reference that measures
+    what float32 costs.
+
+    ``scaling`` is a transformers 5 config's ``rope_parameters``: ``None`` or ``{"rope_type": "default"}`` for the
+    plain ladder, else one of
+
+    * ``{"rope_type": "linear", "factor": s}`` — position interpolation (``position_interpolation_frequencies``);
+    * ``{"rope_type": "dynamic", "factor": s}`` — the NTK-aware base with ``dynamic_ntk_scale(s, seq_len, L)``,
+      where ``L`` is ``max_position_embeddings`` (transformers reads it from the config, and ignores an
+      ``original_max_position_embeddings`` key for this type: one here is refused) and ``seq_len`` the length of
+      the current call (default ``L``: the frequencies at initialisation); with ``seq_len`` given, the base is
+      formed in float32, as transformers forms it from the tensor ``max(position_ids) + 1`` at run time;
+    * ``{"rope_type": "yarn", "factor": s, "original_max_position_embeddings": L}`` plus optional ``beta_fast``,
+      ``beta_slow``, ``truncate`` (``yarn_frequencies``) and ``attention_factor``, or ``mscale`` and
+      ``mscale_all_dim`` (DeepSeek's form: ``(0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1)``, used as in
+      transformers only when both are given and non-zero); else the attention scaling is
+      ``yarn_attention_factor(s)``;
+    * ``{"rope_type": "llama3", "factor": s, "low_freq_factor": α, "high_freq_factor": β,
+      "original_max_position_embeddings": L}`` (``llama3_frequencies``).
+
+    A ``"rope_theta"`` key may be present (transformers 5 keeps the base there); it must then equal ``base``.
+    Unknown keys and types are refused rather than ignored, so a checkpoint's scaling is never silently dropped;
+    so are a ``beta_fast`` or ``beta_slow`` of 0, which transformers silently replaces by its default.
+
+    Args:
+        head_dim: The rotated width (the head dimension); a positive even integer (>= 4 for ``"dynamic"``).
+        base: RoPE's base (``rope_theta``); finite and > 0 (> 1 for ``"yarn"``).
+        scaling: The ``rope_parameters`` mapping, or ``None``.
+        max_position_embeddings: The config's ``max_position_embeddings``; needed by ``"dynamic"`` only.
+        seq_len: The current sequence length, ``max(position_ids) + 1``; used by ``"dynamic"`` only.
+        dtype: ``torch.float32`` (transformers' arithmetic) or ``torch.float64`` (the exact values).
+
+    Returns:
+        ``RopeFrequencies(inv_freq, attention_scaling)``: ``inv_freq`` a tensor of shape ``(head_dim // 2,)`` in
+        ``dtype`` on the default device, ``attention_scaling`` a float.
+
+    Raises:
+        TypeError: ``scaling`` is not a mapping, or a value has the wrong type.
+        ValueError: an unknown ``rope_type`` or key, a missing key (named, with the rope type), a ``rope_theta``
+            that differs from ``base``, ``max_position_embeddings`` missing for ``"dynamic"``, ``seq_len`` given for
+            another type, a ``dtype`` other than float32 and float64, or a value out of range.
+
+    Examples:
+        >>> llama31 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        ...            "original_max_position_embeddings": 8192}
+        >>> inv_freq, attention_scaling = rope_frequencies(128, base=500000.0, scaling=llama31)
+        >>> inv_freq.shape, inv_freq.dtype, attention_scaling
+        (torch.Size([64]), torch.float32, 1.0)
+        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+        >>> round(rope_frequencies(64, scaling=yarn).attention_scaling, 4)  # 0.1 ln 4 + 1
+        1.1386
+    """
+    # each type's float64 formula, and YaRN's ramp ends (imported here: pe_docs.analysis imports this module)
+    from pe_docs.analysis.rope_scaling import (
+        _yarn_range,
+        dynamic_ntk_scale,
+        llama3_frequencies,
+        ntk_aware_frequencies,
+        position_interpolation_frequencies,
+        yarn_attention_factor,
+        yarn_boundaries,
+        yarn_frequencies,
+    )
+
+    d = check_d_model(head_dim, "head_dim")
+    b = check_base(base)
+    rope_type, params = _rope_parameters(scaling, b)
+    if dtype not in (torch.float32, torch.float64):
+        raise ValueError(
+            f"dtype must be torch.float32 (transformers' arithmetic) or torch.float64 (exact), got {dtype}"
+        )
+    exact = dtype == torch.float64
+    if max_position_embeddings is not None:
+        max_position_embeddings = check_int("max_position_embeddings", max_position_embeddings, minimum=1)
+    if seq_len is not None:
+        seq_len = check_int("seq_len", seq_len, minimum=1)
+        if rope_type != "dynamic":
+            raise ValueError(f"seq_len is used by rope_type 'dynamic' only, got seq_len={seq_len} for {rope_type!r}")
+
+    def key(name: str) -> str:
+        return f"scaling[{name!r}]"
+
+    if rope_type == "default":
+        return RopeFrequencies(inverse_frequencies(d, base=b) if exact else 1.0 / _ladder(d, b), 1.0)
+    factor = check_real(key("factor"), params["factor"], minimum=1.0)
+    if rope_type == "linear":  # transformers: _compute_linear_scaling_rope_parameters
+        if exact:
+            return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
+        inv_freq = 1.0 / _ladder(d, b)
+        inv_freq /= factor
+        return RopeFrequencies(inv_freq, 1.0)
+    if rope_type == "dynamic":  # transformers: _compute_dynamic_ntk_parameters
+        if d < 4:
+            raise ValueError(f"head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got {d}")
+        if max_position_embeddings is None:
+            raise ValueError(
+                "rope_type 'dynamic' needs max_position_embeddings (the config's max_position_embeddings: "
+                "transformers reads the trained length there)"
+            )
+        trained = max_position_embeddings
+        if exact:
+            scale = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
+            return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
+        if seq_len is None:  # at initialisation: Python floats, as transformers
+            scaled = b * ((factor * trained / trained) - (factor - 1)) ** (d / (d - 2))
+        else:  # at run time transformers has the tensor max(position_ids) + 1: float32 arithmetic
+            length = torch.maximum(torch.tensor(seq_len), torch.tensor(trained))
+            scaled = b * ((factor * length.to(torch.float32) / trained) - (factor - 1)) ** (d / (d - 2))
+        return RopeFrequencies(1.0 / _ladder(d, scaled), 1.0)
+    original = check_int(key("original_max_position_embeddings"), params["original_max_position_embeddings"], minimum=1)
+    if rope_type == "llama3":  # transformers: _compute_llama3_parameters (Meta's apply_scaling, vectorised)
+        low = check_real(key("low_freq_factor"), params["low_freq_factor"], minimum=0.0, open_minimum=True)
+        high = check_real(key("high_freq_factor"), params["high_freq_factor"], minimum=0.0, open_minimum=True)
+        if high <= low:
+            raise ValueError(f"{key('high_freq_factor')} must be > low_freq_factor={low}, got {high}")
+        if exact:
+            w = llama3_frequencies(d, factor, original, base=b, low_freq_factor=low, high_freq_factor=high)
+            return RopeFrequencies(w, 1.0)
+        inv_freq = 1.0 / _ladder(d, b)
+        wavelen = 2 * math.pi / inv_freq
+        scaled = torch.where(wavelen > original / low, inv_freq / factor, inv_freq)
+        smooth = (original / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < original / high) * ~(wavelen > original / low)
+        return RopeFrequencies(torch.where(medium, smoothed, scaled), 1.0)
+    # yarn: transformers' _compute_yarn_parameters
+
+    def beta(name: str, default: float) -> float:  # None is the default; 0 is refused, not replaced
+        value = params.get(name)
+        return check_real(key(name), default if value is None else value, minimum=0.0, open_minimum=True)
+
+    beta_fast, beta_slow = beta("beta_fast", 32.0), beta("beta_slow", 1.0)
+    truncate = params.get("truncate", True)
+    if not isinstance(truncate, bool):
+        raise TypeError(f"{key('truncate')} must be a bool, got {truncate!r}")
+    attention = params.get("attention_factor")
+    if attention is not None:
+        attention = check_real(key("attention_factor"), attention, minimum=0.0, open_minimum=True)
+    elif params.get("mscale") and params.get("mscale_all_dim"):
+        m = check_real(key("mscale"), params["mscale"])
+        m_all = check_real(key("mscale_all_dim"), params["mscale_all_dim"])
+        attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
+    else:
+        attention = yarn_attention_factor(factor)
+    options = {"base": b, "beta_fast": beta_fast, "beta_slow": beta_slow}
+    if exact:
+        return RopeFrequencies(yarn_frequencies(d, factor, original, truncate=truncate, **options), attention)
+    low, high = (yarn_boundaries if truncate else _yarn_range)(d, original, **options)
+    if low == high:
+        high += 0.001  # as transformers' linear_ramp_factor: no division by zero
+    pos_freqs = _ladder(d, b)
+    extrapolation, interpolation = 1.0 / pos_freqs, 1.0 / (factor * pos_freqs)
+    extrapolation_factor = 1 - ((torch.arange(d // 2, dtype=torch.float32) - low) / (high - low)).clamp(0, 1)
+    inv_freq = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor
+    return RopeFrequencies(inv_freq, attention)
 
 
 def _check_positions(position_ids: object) -> torch.Tensor:
@@ -289,6 +533,19 @@ def _rotate(x: torch.Tensor, pairing: str) -> torch.Tensor:
     return torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
 
 
+def turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, pairing: str) -> torch.Tensor:
+    """``x·cos + rotate(x)·sin``: every pair of ``x`` turned by its angle, the one rotation of the package.
+
+    ``cos`` and ``sin`` are laid out as ``RotaryEmbedding`` returns them (the ``d/2`` angles twice in a row) and
+    broadcast against ``x``; for ``"interleaved"`` each angle is repeated in place. ``apply_rope`` and
+    ``pe_docs.analysis.rope_rotate`` call it; the arguments are theirs to check.
+    """
+    if pairing == "interleaved":
+        half = cos.size(-1) // 2
+        cos, sin = cos[..., :half].repeat_interleave(2, -1), sin[..., :half].repeat_interleave(2, -1)
+    return x * cos + _rotate(x, pairing) * sin
+
+
 def apply_rope(
     q: torch.Tensor,
     k: torch.Tensor,
@@ -350,77 +607,5 @@ def apply_rope(
             )
     if cos.size(-1) % 2:
         raise ValueError(f"head_dim must be even, got {cos.size(-1)}")
-    if pairing == "interleaved":  # the d/2 angles, each twice in place
-        half = cos.size(-1) // 2
-        cos, sin = cos[..., :half].repeat_interleave(2, -1), sin[..., :half].repeat_interleave(2, -1)
     cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # broadcast over the heads
-    q_out = q * cos + _rotate(q, pairing) * sin
-    k_out = k * cos + _rotate(k, pairing) * sin
-    return q_out.to(q.dtype), k_out.to(k.dtype)
-
-
-def _distance_angles(distances: torch.Tensor, d_head: int, base: float) -> tuple[int, torch.Tensor]:
-    """``d_head`` checked, and the angles ``m θ_i`` in float64, one row per distance (``distances`` flattened)."""
-    d = check_d_model(d_head, "d_head")
-    if not isinstance(distances, torch.Tensor) or distances.is_complex() or distances.dtype == torch.bool:
-        raise TypeError(f"distances must be a real tensor, got {type(distances).__name__}")
-    return d, distances.to(torch.float64).reshape(-1, 1) * inverse_frequencies(d, base=base)
-
-
-def rope_decay_bound(distances: torch.Tensor, d_head: int, *, base: float = 10000.0) -> torch.Tensor:
-    """RoFormer's upper bound on the score at relative distance ``m``, divided by ``max |h|`` (its Figure 2).
-
-    Su et al. (2021, §3.4.3) write the rotated score as ``Re Σ_i h_i e^{i m θ_i}`` over the ``d/2`` pairs and
-    bound it, by Abel summation, with ``(max_i |h_{i+1} − h_i|) · Σ_{j=1}^{d/2} |S_j|``, where
-    ``S_j = Σ_{k=0}^{j−1} e^{i m θ_k}`` and ``θ_k = base^(−2k/d)``. The paper plots the "relative upper bound"
-    ``(1/(d/2)) Σ_j |S_j|`` against ``m``; this function computes it, in float64. It bounds the score of the
-    worst-case content; it says nothing about the score of the content a model computes.
-
-    Args:
-        distances: Relative distances ``m``, an integer or floating-point tensor of any shape.
-        d_head: The head dimension; a positive even integer.
-        base: RoPE's base; finite and > 0.
-
-    Returns:
-        A float64 tensor shaped like ``distances``: ``(d/2 + 1)/2`` at ``m = 0`` (every ``S_j = j``), less elsewhere.
-
-    Raises:
-        TypeError: ``distances`` is not a real tensor, ``d_head`` not an integer.
-        ValueError: ``d_head`` is odd or < 1, ``base`` invalid.
-
-    Examples:
-        >>> rope_decay_bound(torch.tensor([0, 1]), 4).round(decimals=4)
-        tensor([1.5000, 1.3800], dtype=torch.float64)
-    """
-    d, angles = _distance_angles(distances, d_head, base)
-    phases = torch.polar(torch.ones_like(angles), angles)  # e^{i m θ_k}
-    partial = phases.cumsum(dim=-1)  # S_1 … S_{d/2}
-    return (partial.abs().sum(dim=-1) / (d // 2)).reshape(distances.shape)
-
-
-def rope_identical_score(distances: torch.Tensor, d_head: int, *, base: float = 10000.0) -> torch.Tensor:
-    """The RoPE score of a query and a key with the same content, ``m`` positions apart, per unit of ``|q|²``.
-
-    With the same vector ``x`` as query and key and every pair of ``x`` of the same length, the score is
-    ``|x|² · (2/d) Σ_i cos(m θ_i)``: the mean cosine of the angles — the dot product of two rows of the
-    sinusoidal table, divided by ``d/2``. This is the situation in which RoPE's scores do fall with distance; for
-    a query and key whose contents are unrelated, the expected score is 0 at every distance.
-
-    Args:
-        distances: Relative distances ``m``, a real tensor of any shape.
-        d_head: The head dimension; a positive even integer.
-        base: RoPE's base; finite and > 0.
-
-    Returns:
-        A float64 tensor shaped like ``distances``, 1 at ``m = 0``.
-
-    Raises:
-        TypeError: ``distances`` is not a real tensor.
-        ValueError: ``d_head`` is odd or < 1, ``base`` invalid.
-
-    Examples:
-        >>> rope_identical_score(torch.tensor([0, 1]), 4).round(decimals=4)
-        tensor([1.0000, 0.7701], dtype=torch.float64)
-    """
-    _, angles = _distance_angles(distances, d_head, base)
-    return torch.cos(angles).mean(dim=-1).reshape(distances.shape)
+    return turn(q, cos, sin, pairing).to(q.dtype), turn(k, cos, sin, pairing).to(k.dtype)

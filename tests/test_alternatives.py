@@ -5,7 +5,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import LearnedPositionalEmbedding, alibi_bias, alibi_slopes, rope_rotate
+from pe_docs import alibi_bias, alibi_slopes
+from pe_docs.analysis import LearnedPositionalEmbedding, rope_rotate
 
 
 def test_learned_embedding_adds_rows_and_fails_past_max_len():
@@ -48,7 +49,7 @@ def test_rope_matches_complex_multiplication():
     w = 10000.0 ** (-torch.arange(0, 8, 2, dtype=torch.float64) / 8)
     z = torch.complex(x[:, 0::2], x[:, 1::2]) * torch.polar(torch.ones(5, 4, dtype=torch.float64), pos[:, None] * w)
     expected = torch.stack((z.real, z.imag), -1).flatten(-2)
-    torch.testing.assert_close(rope_rotate(x, pos), expected, rtol=0, atol=1e-12)
+    torch.testing.assert_close(rope_rotate(x, pos, pairing="interleaved"), expected, rtol=0, atol=1e-12)
     assert torch.equal(rope_rotate(x[:2]), rope_rotate(x[:2], torch.arange(2)))
 
 
@@ -88,12 +89,16 @@ def test_rope_pairings_match_the_published_code(base):
     g = torch.Generator().manual_seed(3)
     x = torch.randn(6, 128, dtype=torch.float64, generator=g)  # one head of width 128 (LLaMA 2 7B: 4096 / 32)
     pos = torch.tensor([0, 1, 17, 1000, 4095, 8191])
-    torch.testing.assert_close(rope_rotate(x, pos, base=base), meta_apply_rotary_emb(x, pos, base), rtol=0, atol=1e-11)
+    torch.testing.assert_close(
+        rope_rotate(x, pos, base=base, pairing="interleaved"), meta_apply_rotary_emb(x, pos, base), rtol=0, atol=1e-11
+    )
     torch.testing.assert_close(
         rope_rotate(x, pos, base=base, pairing="half"), hf_apply_rotary_pos_emb(x, pos, base), rtol=0, atol=1e-11
     )
-    # the two pairings are different functions of the same features
-    assert (rope_rotate(x, pos, base=base) - rope_rotate(x, pos, base=base, pairing="half")).abs().max() > 0.1
+    # the two pairings are different functions of the same features; "half" is the default, as in apply_rope
+    neighbours = rope_rotate(x, pos, base=base, pairing="interleaved")
+    assert (neighbours - rope_rotate(x, pos, base=base, pairing="half")).abs().max() > 0.1
+    assert torch.equal(rope_rotate(x, pos, base=base), rope_rotate(x, pos, base=base, pairing="half"))
 
 
 def test_rope_pairings_agree_up_to_a_permutation_of_the_features():
@@ -102,8 +107,10 @@ def test_rope_pairings_agree_up_to_a_permutation_of_the_features():
     k = torch.randn(2, 9, 16, dtype=torch.float64, generator=g)
     perm = torch.cat((torch.arange(0, 16, 2), torch.arange(1, 16, 2)))  # neighbours -> halves
     pos = torch.tensor([3, 4, 5, 100, 101, 7, 8, 9, 2000])
-    assert torch.equal(rope_rotate(q[..., perm], pos, pairing="half"), rope_rotate(q, pos)[..., perm])
-    scores = rope_rotate(q, pos) @ rope_rotate(k, pos).transpose(-1, -2)
+    assert torch.equal(
+        rope_rotate(q[..., perm], pos, pairing="half"), rope_rotate(q, pos, pairing="interleaved")[..., perm]
+    )
+    scores = rope_rotate(q, pos, pairing="interleaved") @ rope_rotate(k, pos, pairing="interleaved").transpose(-1, -2)
     scores_half = rope_rotate(q[..., perm], pos, pairing="half") @ rope_rotate(k[..., perm], pos, pairing="half").mT
     torch.testing.assert_close(scores_half, scores, rtol=0, atol=1e-12)
 

@@ -7,7 +7,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import self_attention, sinusoidal_table
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import self_attention
 
 
 def weights(d: int, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

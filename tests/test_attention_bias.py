@@ -3,7 +3,8 @@ import math
 import pytest
 import torch
 
-from pe_docs import non_relative_fraction, offset_statistics, position_scores, sinusoidal_table
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import non_relative_fraction, offset_statistics, position_scores
 
 
 def _loop_scores(table, w_q, w_k, n_heads):

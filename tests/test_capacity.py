@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import effective_rank, energy_rank, singular_values, sinusoidal_table
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import effective_rank, energy_rank, singular_values
 
 
 def test_singular_values_match_numpy_reference():

@@ -4,18 +4,19 @@ import sys
 import pytest
 import torch
 
-import pe_docs.dtypes
-from pe_docs import row_errors, sinusoidal_table
-from pe_docs.dtypes import (
+import pe_docs.analysis.dtypes
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import (
     RECIPES,
+    exact_rows,
     first_overflowing_integer,
     last_exact_integer,
-    log_spaced_positions,
     recipe_error,
     recipe_rows,
-    running_max,
+    row_errors,
+    rows_in_dtype,
 )
-from pe_docs.numerics import exact_rows, rows_in_dtype
+from pe_docs.analysis.dtypes import log_spaced_positions, running_max
 
 
 def test_cast_recipes_agree_with_sinusoidal_table():
@@ -69,7 +70,7 @@ def test_tutorial_recipe_errors_are_row_errors():
 
 def test_distinct_values_is_gone():
     # it was only used by tests; the page counts distinct values with torch.unique
-    assert not hasattr(pe_docs.dtypes, "distinct_values")
+    assert not hasattr(pe_docs.analysis.dtypes, "distinct_values")
     assert torch.unique(torch.arange(1000).to(torch.bfloat16)).numel() == 507
 
 

@@ -14,9 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from torch.overrides import TorchFunctionMode
 
-from pe_docs import sinusoidal_table
+from pe_docs import inverse_frequencies, sinusoidal_table
 from pe_docs.encoding import _table_rows
-from pe_docs.frequencies import inverse_frequencies
 
 FLOAT32_TOL = 3e-7  # the contract: max abs error of a float32 table, every position below 2**24
 FLOAT32_BOUND = 2.5e-7  # the docstring's bound for the block-start × offset method (below 4.13 · 2**-24)

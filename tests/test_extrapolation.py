@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from pe_docs import TinyCausalAttention, extrapolation, run_extrapolation
-from pe_docs.extrapolation import train_previous_token
+from pe_docs.analysis import TinyCausalAttention, extrapolation, run_extrapolation
+from pe_docs.analysis.extrapolation import train_previous_token
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -10,7 +10,7 @@ LAPACK's SVD; spectra by NumPy's FFT; ulps with mpmath) — not with the helpers
 a figure shows how a library function behaves (the frequencies of ``inverse_frequencies`` in float32 and
 float64, the tutorial rows in low precision, ``measured_frequencies``), that function is called, and
 everything around it (phases, reference rows, errors, running maxima, ulps, relative errors) is recomputed
-here. The log-spaced positions of the two precision figures are ``pe_docs.dtypes.log_spaced_positions``
+here. The log-spaced positions of the two precision figures are ``pe_docs.analysis.dtypes.log_spaced_positions``
 (unit-tested in tests/test_dtypes.py); here they are checked to run from 1 to the last position.
 
 ``CHECKS`` has one checker per registered figure (a new figure without one fails
@@ -42,8 +42,9 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Annotation
 from mpl_toolkits.mplot3d.art3d import Line3D, Line3DCollection, Path3DCollection
 
-from pe_docs import inverse_frequencies, measured_frequencies, plotting
-from pe_docs.dtypes import log_spaced_positions
+from pe_docs import inverse_frequencies, plotting
+from pe_docs.analysis import measured_frequencies
+from pe_docs.analysis.dtypes import log_spaced_positions
 from site_tools.figures import FIGURES
 
 BASE = 10000.0
@@ -448,7 +449,7 @@ def check_log_trick_error(fig: Figure, *, d_model: int, max_position: int, per_d
 
 @cache
 def dtype_errors(max_position: int, d_model: int) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
-    """Positions and (label, error of each row) of each recipe, in the order of ``pe_docs.dtypes.RECIPES``."""
+    """Positions and (label, error of each row) of each recipe, in the order of ``pe_docs.analysis.dtypes.RECIPES``."""
     positions = log_spaced_positions(max_position, per_decade=60).numpy()
     assert positions[0] == 1 and positions[-1] == max_position and np.all(np.diff(positions) > 0)
     exact = float64_rows(positions, d_model)
@@ -796,14 +797,14 @@ def extended_wavelengths(d: int, s: float, length: int, base: float) -> dict[str
     return {name: 2 * math.pi / v for name, v in (("original", w), ("PI", w / s), ("NTK", ntk), ("YaRN", yarn))}
 
 
-def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_len: int, base: float) -> None:
+def check_context_extension(fig: Figure, *, head_dim: int, scale: float, original_len: int, base: float) -> None:
     ax = fig.axes[0]
     lines = data_lines(ax)
-    expected = extended_wavelengths(d_head, scale, original_len, base)
+    expected = extended_wavelengths(head_dim, scale, original_len, base)
     assert len(lines) == len(expected)
     for line, (name, lam) in zip(lines, expected.items(), strict=True):
         x, y = xy(line)
-        same_ints(x, np.arange(d_head // 2), f"pairs of {name}")
+        same_ints(x, np.arange(head_dim // 2), f"pairs of {name}")
         close(y, lam, rtol=1e-12, atol=0, what=name)
     marks = [line for line in ax.get_lines() if line not in lines]
     assert len(marks) == 2
@@ -811,8 +812,8 @@ def check_context_extension(fig: Figure, *, d_head: int, scale: float, original_
     horizontal_line(marks[1], scale * original_len, ax)
     assert ax.get_yscale() == "log"
     # YaRN's ramp: a band over the pairs between the last unchanged one and the first interpolated one
-    index = [d_head * math.log(original_len / (t * 2 * math.pi)) / (2 * math.log(base)) for t in (32, 1)]
-    low, high = max(math.floor(index[0]), 0), min(math.ceil(index[1]), d_head - 1)
+    index = [head_dim * math.log(original_len / (t * 2 * math.pi)) / (2 * math.log(base)) for t in (32, 1)]
+    low, high = max(math.floor(index[0]), 0), min(math.ceil(index[1]), head_dim - 1)
     (band,) = ax.patches
     close(band.get_bbox().bounds, [low, 0, high - low, 1], atol=0, what="YaRN's ramp")
     notes = {note.get_text(): note.xy for note in ax.texts}

@@ -1,4 +1,4 @@
-"""Tests of pe_docs.geometry: distances between rows, principal components, frequency bands."""
+"""Tests of pe_docs.analysis.geometry: distances between rows, principal components, frequency bands."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import (
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import (
     BandContributions,
     PrincipalComponents,
     band_contributions,
     neighbour_similarity,
     offset_distances,
     principal_components,
-    sinusoidal_table,
 )
 
 # ---------------------------------------------------------------- offset_distances
@@ -54,7 +54,7 @@ def test_distance_and_similarity_agree() -> None:
 
 
 def test_distances_chunking_is_seamless(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pe_docs.geometry as geometry
+    import pe_docs.analysis.geometry as geometry
 
     whole = offset_distances(32, 999)
     monkeypatch.setattr(geometry, "_CHUNK_ELEMENTS", 16 * 37)
@@ -176,7 +176,7 @@ def test_bands_match_a_60_digit_reference() -> None:
 
 
 def test_bands_chunking_is_seamless(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pe_docs.geometry as geometry
+    import pe_docs.analysis.geometry as geometry
 
     whole = band_contributions(32, 999, n_bands=3)
     monkeypatch.setattr(geometry, "_CHUNK_ELEMENTS", 16 * 41)

@@ -54,18 +54,21 @@ from PIL import Image
 from pe_docs import (
     alibi_slopes,
     inverse_frequencies,
+    rope_frequencies,
+    sinusoidal_table,
+    t5_relative_bucket,
+    wavelengths,
+)
+from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
+from pe_docs.analysis import (
     llama3_frequencies,
     neighbour_similarity,
     ntk_aware_base,
     ntk_aware_frequencies,
-    rope_frequencies,
     rope_rotate,
-    sinusoidal_table,
-    t5_relative_bucket,
-    wavelengths,
     yarn_boundaries,
 )
-from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
+from pe_docs.rotary import PAIRINGS
 from site_tools.browser import serve_site, shared_browser
 
 pytestmark = pytest.mark.browser
@@ -216,7 +219,7 @@ def fresh(chromium: object, base_url: str) -> Iterator[Callable[..., Visit]]:
 # the address each page is first opened with: the explorers must start from these settings
 OPENED = {
     "start-here/": "?clock.position=100&clock.offset=7&clock.rate=100#clock-explorer",
-    "relative/": "?rope.d_head=8&rope.base=100&rope.pairing=half&rope.vectors=random&rope.m=5&rope.n=12"
+    "relative/": "?rope.head_dim=8&rope.base=100&rope.pairing=half&rope.vectors=random&rope.m=5&rope.n=12"
     "&rope.shift=0#rope-explorer",
     "relative-schemes/": "?t5.bidirectional=0&t5.num_buckets=32&t5.max_distance=128&t5.reach=200"
     "&scaling.method=ntk&scaling.factor=8#bias-explorer-t5",
@@ -273,7 +276,7 @@ def exact_frequencies(d: int, base: float, scaling: dict | None, seq_len: int | 
 
 
 def rope_cases() -> list[tuple[int, float, dict | None, int | None]]:
-    """(d_head, base, rope_parameters, seq_len): every rope_type, their options, small and large heads."""
+    """(head_dim, base, rope_parameters, seq_len): every rope_type, their options, small and large heads."""
     cases: list[tuple[int, float, dict | None, int | None]] = []
     for d in (2, 6, 64, 128, 256):
         for base in (100.0, 10000.0, 500000.0, 1e6):
@@ -393,7 +396,7 @@ def test_computations_match_pe_docs(visits: object, lang: str) -> None:
     betas = [(0, 1), (32, 0)]
     got = page.evaluate(COMPUTE_JS, json.dumps([cases, BAD_ROPE, T5_SETTINGS, [OFFSETS[0], OFFSETS[-1]], betas]))
 
-    assert all(got["typed"]), "ropeFrequencies must return a Float64Array of d_head / 2 frequencies"
+    assert all(got["typed"]), "ropeFrequencies must return a Float64Array of head_dim / 2 frequencies"
     rope = unpack(got["rope"])
     worst, at = 0.0, 0
     for d, base, scaling, seq_len in cases:
@@ -452,7 +455,7 @@ CHECKS: list[tuple[str, list[object], Callable[[], object]]] = [
     ("checkInt", ["max_len", None], lambda: check_int("max_len", None)),
     ("checkInt", ["n_heads", 0, 1], lambda: check_int("n_heads", 0, minimum=1)),
     ("checkEven", [7, "d_model"], lambda: check_d_model(7)),
-    ("checkEven", [0, "d_head"], lambda: check_d_model(0, "d_head")),
+    ("checkEven", [0, "head_dim"], lambda: check_d_model(0, "head_dim")),
     ("checkBase", ["x"], lambda: check_base("x")),
     ("checkBase", [True], lambda: check_base(True)),
     ("checkBase", [0], lambda: check_base(0)),
@@ -490,7 +493,7 @@ STEPS = [
     ("formula/", TABLE, "position", "0", "1", "10"),
     ("start-here/", "clock-explorer", "position", "100", "101", "110"),
     ("start-here/", "clock-explorer", "offset", "7", "8", "17"),
-    ("relative/", "rope-explorer", "d_head", "8", "10", "28"),
+    ("relative/", "rope-explorer", "head_dim", "8", "10", "28"),
     ("relative/", "rope-explorer", "base", "100", "101", "110"),
     ("relative/", "rope-explorer", "m", "5", "6", "15"),
     ("relative/", "rope-explorer", "n", "12", "13", "22"),
@@ -501,7 +504,7 @@ STEPS = [
     ("relative-schemes/", "bias-explorer-t5", "num_buckets", "32", "33", "42"),
     ("relative-schemes/", "bias-explorer-t5", "max_distance", "128", "129", "138"),
     ("relative-schemes/", "bias-explorer-t5", "reach", "200", "201", "210"),
-    ("relative-schemes/", "scaling-explorer", "d_head", "128", "130", "148"),
+    ("relative-schemes/", "scaling-explorer", "head_dim", "128", "130", "148"),
     ("relative-schemes/", "scaling-explorer", "base", "10000", "10001", "10010"),
     ("relative-schemes/", "scaling-explorer", "original", "4096", "4097", "4106"),
     ("relative-schemes/", "scaling-explorer", "target", "32768", "32769", "32778"),
@@ -1070,7 +1073,7 @@ def test_rope_score_depends_on_the_offset_only(visits: object, lang: str) -> Non
     assert abs(other["score"] - rope_scores(q, k, 1_000_005, 1_000_012, 100.0, "interleaved")) < 1e-12
     assert abs(other["score"] - far["score"]) > 1e-3
     assert v.address("rope") == {
-        "d_head": "8",
+        "head_dim": "8",
         "base": "100",
         "pairing": "interleaved",
         "vectors": "random",
@@ -1092,9 +1095,9 @@ def test_rope_score_depends_on_the_offset_only(visits: object, lang: str) -> Non
     assert other_lang.endswith("relative/" + v.page.evaluate("location.search + location.hash"))
     assert "rope.shift=1000000" in other_lang
 
-    v.enter(part, "d_head", "7")
-    check_error(v, part, "d_head", raised(lambda: check_d_model(7, "d_head")), "偶数")
-    v.enter(part, "d_head", "16")
+    v.enter(part, "head_dim", "7")
+    check_error(v, part, "head_dim", raised(lambda: check_d_model(7, "head_dim")), "偶数")
+    v.enter(part, "head_dim", "16")
     v.choose(part, "vectors", "ones")
     ones = v.state(part)["data"]
     assert ones["q"] == [1.0] * 16 and ones["plain"] == 16
@@ -1104,9 +1107,7 @@ def test_rope_score_depends_on_the_offset_only(visits: object, lang: str) -> Non
     assert again["score"] == v.state(part)["data"]["score"]
     # an address that names no pairing we know: a message, not an empty plot
     v.again("rope", "rope-bad", "?rope.pairing=diagonal&rope.m=2")
-    check_error(
-        v, "rope-bad", "pairing", raised(lambda: check_choice("pairing", "diagonal", ("interleaved", "half"))), "之一"
-    )
+    check_error(v, "rope-bad", "pairing", raised(lambda: check_choice("pairing", "diagonal", PAIRINGS)), "之一")
     assert v.state("rope-bad")["values"]["m"] == "2" and v.state(part)["data"]["pairing"] == "interleaved"
 
 
@@ -1246,7 +1247,7 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     )
     assert np.abs(np.array(d["scaled"]) / llama.inv_freq.numpy() - 1).max() < REL
     assert v.address("scaling") == {
-        "d_head": "128",
+        "head_dim": "128",
         "base": "500000",
         "original": "8192",
         "target": "131072",
@@ -1291,13 +1292,13 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     v.enter(part, "low_freq_factor", "1")
     assert v.state(part)["state"] == "ok" and not v.state(part)["stale"]
     v.choose(part, "method", "ntk")
-    v.enter(part, "d_head", "2")
-    check_error(v, part, "d_head", raised(lambda: ntk_aware_base(2, 8.0)), "必须 ≥ 4")
+    v.enter(part, "head_dim", "2")
+    check_error(v, part, "head_dim", raised(lambda: ntk_aware_base(2, 8.0)), "必须 ≥ 4")
     v.choose(part, "method", "linear")  # a head of width 2 is fine for position interpolation …
     assert v.state(part)["state"] == "ok"
     v.choose(part, "method", "ntk")  # … not for the NTK-aware base: the width is adapted
-    check_adjusted(v, part, "d_head", "4")
-    v.enter(part, "d_head", "128")
+    check_adjusted(v, part, "head_dim", "4")
+    v.enter(part, "head_dim", "128")
     v.enter(part, "original", "0")
     check_error(v, part, "original", "L must be >= 1, got 0", "训练长度 L 必须 ≥ 1")
     v.enter(part, "original", "4096")

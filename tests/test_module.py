@@ -1,4 +1,4 @@
-"""PositionalEncoding: shapes, layouts, offsets, buffer behaviour and errors."""
+"""SinusoidalPositionalEncoding: shapes, layouts, offsets, buffer behaviour and errors."""
 
 from __future__ import annotations
 
@@ -6,23 +6,23 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import PositionalEncoding, sinusoidal_table
+from pe_docs import SinusoidalPositionalEncoding, sinusoidal_table
 
 
 def test_adds_table_batch_first() -> None:
-    m = PositionalEncoding(32, max_len=64, dropout=0.0)
+    m = SinusoidalPositionalEncoding(32, max_len=64, dropout=0.0)
     x = torch.randn(3, 20, 32)
     assert torch.equal(m(x), x + sinusoidal_table(20, 32)[None])
 
 
 def test_adds_table_seq_first() -> None:
-    m = PositionalEncoding(32, max_len=64, dropout=0.0, batch_first=False)
+    m = SinusoidalPositionalEncoding(32, max_len=64, dropout=0.0, batch_first=False)
     x = torch.randn(20, 3, 32)
     assert torch.equal(m(x), x + sinusoidal_table(20, 32)[:, None])
 
 
 def test_dropout_in_training_only() -> None:
-    m = PositionalEncoding(16, max_len=8, dropout=0.5)
+    m = SinusoidalPositionalEncoding(16, max_len=8, dropout=0.5)
     x = torch.zeros(4, 8, 16)
     torch.manual_seed(0)
     y = m(x)
@@ -32,7 +32,7 @@ def test_dropout_in_training_only() -> None:
 
 
 def test_buffer_is_cast_not_recomputed() -> None:
-    m = PositionalEncoding(64, max_len=3000).to(torch.bfloat16)
+    m = SinusoidalPositionalEncoding(64, max_len=3000).to(torch.bfloat16)
     assert m.pe.dtype == torch.bfloat16
     assert torch.equal(m.pe, sinusoidal_table(3000, 64).to(torch.bfloat16))
     # output keeps the input dtype
@@ -40,29 +40,29 @@ def test_buffer_is_cast_not_recomputed() -> None:
 
 
 def test_buffer_not_in_state_dict() -> None:
-    m = PositionalEncoding(16, max_len=8)
+    m = SinusoidalPositionalEncoding(16, max_len=8)
     assert "pe" not in m.state_dict()
     assert "pe" in dict(m.named_buffers())
 
 
 def test_repr() -> None:
-    text = repr(PositionalEncoding(16, max_len=8))
+    text = repr(SinusoidalPositionalEncoding(16, max_len=8))
     assert "d_model=16, max_len=8, base=10000, batch_first=True, layout='interleaved'" in text
-    assert "layout='concat'" in repr(PositionalEncoding(16, max_len=8, layout="concat"))
+    assert "layout='concat'" in repr(SinusoidalPositionalEncoding(16, max_len=8, layout="concat"))
 
 
 def test_positional_arguments_keep_working() -> None:
     """The constructor's first three arguments stay positional, the rest keyword-only, as before."""
-    m = PositionalEncoding(16, 8, 0.0)
+    m = SinusoidalPositionalEncoding(16, 8, 0.0)
     assert (m.d_model, m.max_len, m.dropout.p) == (16, 8, 0.0)
     with pytest.raises(TypeError):
-        PositionalEncoding(16, 8, 0.0, 100.0)  # base is keyword-only
+        SinusoidalPositionalEncoding(16, 8, 0.0, 100.0)  # base is keyword-only
 
 
 @pytest.mark.parametrize("batch_first", [True, False])
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])
 def test_offset_gives_the_rows_of_the_positions(batch_first: bool, layout: str) -> None:
-    m = PositionalEncoding(32, max_len=64, dropout=0.0, batch_first=batch_first, layout=layout)
+    m = SinusoidalPositionalEncoding(32, max_len=64, dropout=0.0, batch_first=batch_first, layout=layout)
     table = sinusoidal_table(64, 32, layout=layout)
     x = torch.randn(3, 5, 32) if batch_first else torch.randn(5, 3, 32)
     rows = table[10:15][None] if batch_first else table[10:15][:, None]
@@ -74,7 +74,7 @@ def test_offset_gives_the_rows_of_the_positions(batch_first: bool, layout: str) 
 
 def test_incremental_decoding_matches_the_whole_sequence() -> None:
     """Feeding the tokens one at a time with offset=t gives what the whole sequence gets at once."""
-    m = PositionalEncoding(16, max_len=32, dropout=0.0)
+    m = SinusoidalPositionalEncoding(16, max_len=32, dropout=0.0)
     x = torch.randn(2, 12, 16)
     whole = m(x)
     steps = torch.cat([m(x[:, t : t + 1], offset=t) for t in range(12)], dim=1)
@@ -89,21 +89,21 @@ def test_incremental_decoding_matches_the_whole_sequence() -> None:
 
 
 def test_offset_is_keyword_only() -> None:
-    m = PositionalEncoding(16, max_len=8, dropout=0.0)
+    m = SinusoidalPositionalEncoding(16, max_len=8, dropout=0.0)
     with pytest.raises(TypeError):
         m(torch.zeros(1, 2, 16), 3)  # type: ignore[misc]
 
 
 def test_concat_layout_is_the_interleaved_table_with_columns_permuted() -> None:
-    inter = PositionalEncoding(16, max_len=20, dropout=0.0)
-    concat = PositionalEncoding(16, max_len=20, dropout=0.0, layout="concat")
+    inter = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0)
+    concat = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0, layout="concat")
     perm = torch.cat((torch.arange(0, 16, 2), torch.arange(1, 16, 2)))  # sines, then cosines
     assert torch.equal(concat.pe, inter.pe[:, perm])
     assert torch.equal(concat.pe, sinusoidal_table(20, 16, layout="concat"))
 
 
 def test_base_changes_the_table() -> None:
-    m = PositionalEncoding(16, max_len=20, dropout=0.0, base=500000.0)
+    m = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0, base=500000.0)
     assert torch.equal(m.pe, sinusoidal_table(20, 16, base=500000.0))
     assert "base=500000" in repr(m)
 
@@ -125,7 +125,7 @@ def test_base_changes_the_table() -> None:
     ],
 )
 def test_bad_offset(offset: object, error: type[Exception], words: list[str]) -> None:
-    m = PositionalEncoding(16, max_len=10)
+    m = SinusoidalPositionalEncoding(16, max_len=10)
     with pytest.raises(error) as info:
         m(torch.zeros(1, 5, 16), offset=offset)
     for word in words:
@@ -133,7 +133,7 @@ def test_bad_offset(offset: object, error: type[Exception], words: list[str]) ->
 
 
 def test_gradient_flows() -> None:
-    m = PositionalEncoding(8, max_len=4, dropout=0.0)
+    m = SinusoidalPositionalEncoding(8, max_len=4, dropout=0.0)
     x = torch.randn(2, 4, 8, requires_grad=True)
     m(x).sum().backward()
     assert torch.equal(x.grad, torch.ones_like(x))
@@ -160,20 +160,20 @@ def test_gradient_flows() -> None:
 )
 def test_bad_construction(kwargs: dict, error: type[Exception], words: list[str]) -> None:
     with pytest.raises(error) as info:
-        PositionalEncoding(**kwargs)
+        SinusoidalPositionalEncoding(**kwargs)
     for word in words:
         assert word in str(info.value)
 
 
 def test_too_long_sequence_names_both_numbers() -> None:
-    m = PositionalEncoding(16, max_len=10)
+    m = SinusoidalPositionalEncoding(16, max_len=10)
     with pytest.raises(ValueError) as info:
         m(torch.zeros(1, 11, 16))
     assert "11" in str(info.value) and "max_len=10" in str(info.value)
 
 
 def test_wrong_width_and_rank() -> None:
-    m = PositionalEncoding(16, max_len=10)
+    m = SinusoidalPositionalEncoding(16, max_len=10)
     with pytest.raises(ValueError, match=r"d_model=16, got 12"):
         m(torch.zeros(1, 5, 12))
     with pytest.raises(ValueError, match=r"shape \(batch, seq, d_model\).*\(5, 16\)"):
@@ -189,7 +189,7 @@ def test_wrong_width_and_rank() -> None:
 
 @pytest.mark.parametrize("offset", [np.int64(7), np.int32(7), torch.tensor(7), torch.tensor(7, dtype=torch.int32)])
 def test_any_integer_offset_gives_the_rows_of_a_python_int(offset: object) -> None:
-    m = PositionalEncoding(16, max_len=20, dropout=0.0)
+    m = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0)
     x = torch.randn(2, 4, 16)
     assert torch.equal(m(x, offset=offset), m(x, offset=7))
 
@@ -197,7 +197,7 @@ def test_any_integer_offset_gives_the_rows_of_a_python_int(offset: object) -> No
 @pytest.mark.parametrize("batch_first", [True, False])
 def test_position_ids_pick_each_tokens_row(batch_first: bool) -> None:
     """Left padding: row 0 has two pad tokens, its real tokens are at positions 0, 1, 2; row 1 has none."""
-    m = PositionalEncoding(16, max_len=20, dropout=0.0, batch_first=batch_first)
+    m = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0, batch_first=batch_first)
     table = sinusoidal_table(20, 16)
     position_ids = torch.tensor([[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]])
     x = torch.randn(2, 5, 16)
@@ -215,7 +215,7 @@ def test_position_ids_pick_each_tokens_row(batch_first: bool) -> None:
 
 def test_packed_sequences_restart_their_positions() -> None:
     """Two documents packed into one row of 7 tokens get the rows each would get alone."""
-    m = PositionalEncoding(16, max_len=20, dropout=0.0)
+    m = SinusoidalPositionalEncoding(16, max_len=20, dropout=0.0)
     x = torch.randn(1, 7, 16)
     packed = m(x, position_ids=torch.tensor([[0, 1, 2, 0, 1, 2, 3]]))
     assert torch.equal(packed[:, :3], m(x[:, :3])) and torch.equal(packed[:, 3:], m(x[:, 3:]))
@@ -236,7 +236,7 @@ def test_packed_sequences_restart_their_positions() -> None:
     ],
 )
 def test_bad_position_ids(kwargs: dict, error: type[Exception], words: list[str]) -> None:
-    m = PositionalEncoding(16, max_len=10)
+    m = SinusoidalPositionalEncoding(16, max_len=10)
     with pytest.raises(error) as info:
         m(torch.zeros(3, 5, 16), **kwargs)
     for word in words:
@@ -248,7 +248,7 @@ def test_decoding_with_position_ids_compiles_once() -> None:
     offset that changes at every step is a guard and recompiles (the eager backend: no compiler needed)."""
     import torch._dynamo
 
-    m = PositionalEncoding(16, max_len=64, dropout=0.0).eval()
+    m = SinusoidalPositionalEncoding(16, max_len=64, dropout=0.0).eval()
     x = torch.randn(2, 1, 16)
     start = torch.tensor([[3], [0]])  # a left-padded batch: the second sequence has 3 pad tokens more
     torch._dynamo.reset()
@@ -275,7 +275,7 @@ def test_decoding_with_position_ids_compiles_once() -> None:
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])
 def test_built_on_the_meta_device_then_reset(layout: str) -> None:
     with torch.device("meta"):
-        m = PositionalEncoding(32, max_len=50, layout=layout)
+        m = SinusoidalPositionalEncoding(32, max_len=50, layout=layout)
     assert m.pe.is_meta
     m.reset_parameters()  # nothing to compute on the meta device
     m = m.to_empty(device="cpu")
@@ -287,14 +287,14 @@ def test_built_on_the_meta_device_then_reset(layout: str) -> None:
 
 
 def test_reset_parameters_keeps_the_buffers_dtype() -> None:
-    m = PositionalEncoding(32, max_len=50).to(torch.bfloat16)
+    m = SinusoidalPositionalEncoding(32, max_len=50).to(torch.bfloat16)
     m.pe.zero_()
     m.reset_parameters()
     assert m.pe.dtype == torch.bfloat16 and torch.equal(m.pe, sinusoidal_table(50, 32).to(torch.bfloat16))
 
 
 def test_reset_parameters_computes_on_the_cpu_inside_another_device_context() -> None:
-    m = PositionalEncoding(8, max_len=6)
+    m = SinusoidalPositionalEncoding(8, max_len=6)
     with torch.device("meta"):
         m.reset_parameters()  # the table is computed on the CPU, not on the context's device
     assert torch.equal(m.pe, sinusoidal_table(6, 8))

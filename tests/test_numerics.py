@@ -1,4 +1,4 @@
-"""Tests of pe_docs.numerics: ulps, errors in ulps, mpmath references, rows computed in one dtype."""
+"""Tests of pe_docs.analysis.numerics: ulps, errors in ulps, mpmath references, rows computed in one dtype."""
 
 from __future__ import annotations
 
@@ -10,16 +10,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import (
-    exact_rows,
-    inverse_frequencies,
-    reference_frequencies,
-    row_errors,
-    rows_in_dtype,
-    sinusoidal_table,
-    ulp,
-    ulp_error,
-)
+from pe_docs import inverse_frequencies, sinusoidal_table
+from pe_docs.analysis import exact_rows, reference_frequencies, row_errors, rows_in_dtype, ulp, ulp_error
 
 # ---------------------------------------------------------------- ulp
 

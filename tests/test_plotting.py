@@ -156,7 +156,7 @@ def test_new_figure_returns_a_bare_figure_and_axes() -> None:
         (plot_band_contributions, {"max_k": 1}, ValueError, "max_k must be >= 2, got 1"),
         (plot_t5_buckets, {"max_offset": 0}, ValueError, "max_offset must be >= 1, got 0"),
         (plot_t5_buckets, {"num_buckets": 7}, ValueError, "num_buckets must be even when bidirectional, got 7"),
-        (plot_context_extension, {"d_head": 6.0}, TypeError, "d_head must be an integer"),
+        (plot_context_extension, {"head_dim": 6.0}, TypeError, "head_dim must be an integer"),
         (plot_context_extension, {"scale": 0.5}, ValueError, "scale must be >= 1.0, got 0.5"),
         (plot_context_extension, {"base": 0.5}, ValueError, "base must be > 1 for YaRN"),
         (plot_variant_tables, {"max_len": 1}, ValueError, "max_len must be >= 2, got 1"),

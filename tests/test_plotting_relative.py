@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import relative_transform, sinusoidal_table
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import relative_transform
 from pe_docs.plotting import plot_rotating_pairs, plot_transform_matrices
 from site_tools.figures import FIGURES, render_svg
 

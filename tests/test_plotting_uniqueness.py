@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from pe_docs import closest_returns
+from pe_docs.analysis import closest_returns
 from pe_docs.plotting import plot_closest_returns
 from site_tools.figures import FIGURES, render_svg
 

@@ -1,4 +1,4 @@
-"""Tests of pe_docs.relative_transform: T_k @ PE[p] == PE[p + k] and the group properties of T_k."""
+"""Tests of pe_docs.analysis.relative_transform: T_k @ PE[p] == PE[p + k] and the group properties of T_k."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import relative_transform, rope_rotate, sinusoidal_table
-from pe_docs.frequencies import inverse_frequencies
+from pe_docs import inverse_frequencies, sinusoidal_table
+from pe_docs.analysis import relative_transform, rope_rotate
 
 
 def pe64(positions: torch.Tensor, d: int, base: float = 10000.0) -> torch.Tensor:
@@ -161,5 +161,8 @@ def test_rope_rotation_is_the_transform_of_minus_m(m):
     g = torch.Generator().manual_seed(0)
     x = torch.randn(1, 16, dtype=torch.float64, generator=g)
     torch.testing.assert_close(
-        rope_rotate(x, torch.tensor([m]))[0], relative_transform(-m, 16) @ x[0], rtol=0, atol=1e-13
+        rope_rotate(x, torch.tensor([m]), pairing="interleaved")[0],
+        relative_transform(-m, 16) @ x[0],
+        rtol=0,
+        atol=1e-13,
     )

@@ -1,4 +1,4 @@
-"""pe_docs.relative_schemes against the reference code it follows, re-typed from the sources read.
+"""pe_docs.analysis.relative_schemes against the reference code it follows, re-typed from the sources read.
 
 * Shaw et al.: tensor2tensor ``tensor2tensor/layers/common_attention.py`` (commit bafdc1b):
   ``_generate_relative_positions_matrix``, ``_relative_attention_inner``, ``dot_product_attention_relative``.
@@ -17,14 +17,12 @@ import math
 import pytest
 import torch
 
-from pe_docs import (
+from pe_docs import sinusoidal_table, t5_relative_bias, t5_relative_bucket
+from pe_docs.analysis import (
     TransformerXLTerms,
     rel_shift,
     shaw_attention,
     shaw_relative_indices,
-    sinusoidal_table,
-    t5_relative_bias,
-    t5_relative_bucket,
     transformer_xl_scores,
     transformer_xl_terms,
 )

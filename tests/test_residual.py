@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from pe_docs import position_signal, sinusoidal_table
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import position_signal
 
 
 def test_shares_against_a_loop() -> None:

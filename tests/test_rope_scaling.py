@@ -1,4 +1,4 @@
-"""pe_docs.rope_scaling against the reference code, re-typed from the sources read.
+"""pe_docs.analysis.rope_scaling against the reference code, re-typed from the sources read.
 
 * huggingface/transformers ``src/transformers/modeling_rope_utils.py`` (commit ef46806, a 4.x version):
   ``_compute_default_rope_parameters``, ``_compute_linear_scaling_rope_parameters``,
@@ -20,16 +20,13 @@ import math
 import pytest
 import torch
 
-from pe_docs import (
-    ROPE_TYPES,
-    RopeFrequencies,
+from pe_docs import ROPE_TYPES, RopeFrequencies, inverse_frequencies, rope_frequencies
+from pe_docs.analysis import (
     dynamic_ntk_scale,
-    inverse_frequencies,
     llama3_frequencies,
     ntk_aware_base,
     ntk_aware_frequencies,
     position_interpolation_frequencies,
-    rope_frequencies,
     yarn_attention_factor,
     yarn_boundaries,
     yarn_frequencies,
@@ -200,9 +197,9 @@ def test_degenerate_ramps_follow_the_reference(dim, original):
 @pytest.mark.parametrize(
     ("fn", "args", "error", "message"),
     [
-        (position_interpolation_frequencies, (7, 2.0), ValueError, "d_head must be even"),
+        (position_interpolation_frequencies, (7, 2.0), ValueError, "head_dim must be even"),
         (position_interpolation_frequencies, (8, 0.5), ValueError, "scale must be >= 1.0, got 0.5"),
-        (ntk_aware_frequencies, (2, 2.0), ValueError, "d_head must be >= 4 for the NTK-aware base"),
+        (ntk_aware_frequencies, (2, 2.0), ValueError, "head_dim must be >= 4 for the NTK-aware base"),
         (ntk_aware_base, (8, "2"), TypeError, "scale must be a real number"),
         (yarn_frequencies, (8, 2.0, 0), ValueError, "original_len must be >= 1, got 0"),
         (yarn_boundaries, (8, 64), None, None),

@@ -12,17 +12,8 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from pe_docs import (
-    RotaryEmbedding,
-    apply_rope,
-    inverse_frequencies,
-    llama3_frequencies,
-    rope_decay_bound,
-    rope_frequencies,
-    rope_identical_score,
-    rope_rotate,
-    sinusoidal_table,
-)
+from pe_docs import RotaryEmbedding, apply_rope, inverse_frequencies, rope_frequencies, sinusoidal_table
+from pe_docs.analysis import llama3_frequencies, rope_decay_bound, rope_identical_score, rope_rotate
 
 LLAMA31 = {
     "rope_type": "llama3",
@@ -392,5 +383,5 @@ def test_identical_score_is_the_table_dot_product_over_half_the_width() -> None:
 def test_decay_helpers_reject_bad_input() -> None:
     with pytest.raises(TypeError, match="distances"):
         rope_decay_bound([1, 2], 8)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="d_head"):
+    with pytest.raises(ValueError, match="head_dim"):
         rope_identical_score(torch.arange(3), 7)

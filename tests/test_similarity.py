@@ -1,4 +1,4 @@
-"""Tests of pe_docs.similarity: neighbour similarity, first rise/negative, row distances, binary code."""
+"""Tests of pe_docs.analysis.similarity: neighbour similarity, first rise/negative, row distances, binary code."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_docs import (
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import (
     RowDistance,
     binary_code,
     first_negative,
     first_rise,
     min_row_distance,
     neighbour_similarity,
-    sinusoidal_table,
 )
 
 # ---------------------------------------------------------------- neighbour_similarity
@@ -40,7 +40,7 @@ def test_neighbour_similarity_basic_facts() -> None:
 
 
 def test_neighbour_similarity_chunking_is_seamless(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pe_docs.similarity as sim
+    import pe_docs.analysis.similarity as sim
 
     whole = neighbour_similarity(32, 999)
     monkeypatch.setattr(sim, "_CHUNK_ELEMENTS", 16 * 37)  # blocks of 37 offsets
@@ -140,7 +140,7 @@ def test_min_row_distance_against_brute_force() -> None:
 
 
 def test_min_row_distance_chunked(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pe_docs.similarity as sim
+    import pe_docs.analysis.similarity as sim
 
     table = sinusoidal_table(300, 16, dtype=torch.float64)
     whole = min_row_distance(table)
@@ -191,7 +191,7 @@ def test_min_row_distance_clustered_rows_match_brute_force() -> None:
 
 
 def test_min_row_distance_blocks_bound_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pe_docs.similarity as sim
+    import pe_docs.analysis.similarity as sim
 
     gen = torch.Generator().manual_seed(2)
     x = torch.randn(50, 4, generator=gen, dtype=torch.float64) * 1e-3

@@ -1,4 +1,4 @@
-"""Tests of pe_docs.spectrum: peak frequencies of sampled tones, and measured frequencies of the encoding."""
+"""Tests of pe_docs.analysis.spectrum: peak frequencies of sampled tones, and measured frequencies of the encoding."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import inverse_frequencies, measured_frequencies, peak_frequencies, sinusoidal_table, wavelengths
+from pe_docs import inverse_frequencies, sinusoidal_table, wavelengths
+from pe_docs.analysis import measured_frequencies, peak_frequencies
 
 # ---------------------------------------------------------------- peak_frequencies
 

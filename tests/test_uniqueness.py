@@ -1,4 +1,4 @@
-"""pe_docs.uniqueness: record approaches of pair 0, row distances, duplicate rows, misplaced rows."""
+"""pe_docs.analysis.uniqueness: record approaches of pair 0, row distances, duplicate rows, misplaced rows."""
 
 from __future__ import annotations
 
@@ -8,14 +8,8 @@ import math
 import pytest
 import torch
 
-from pe_docs import (
-    closest_returns,
-    exact_rows,
-    first_duplicate_row,
-    misplaced_rows,
-    rows_in_dtype,
-    sinusoidal_table,
-)
+from pe_docs import sinusoidal_table
+from pe_docs.analysis import closest_returns, exact_rows, first_duplicate_row, misplaced_rows, rows_in_dtype
 
 
 def brute_force_records(n_max: int) -> list[int]:

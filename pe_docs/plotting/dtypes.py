@@ -6,10 +6,10 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_d_model, check_int
-from pe_docs.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
+from pe_docs.analysis.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
 from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
 
-# The "-cast" recipes are the float64 table cast to the dtype (pe_docs.numerics.exact_rows; PyTorch goes through
+# The "-cast" recipes are the float64 table cast to the dtype (pe_docs.analysis.exact_rows; PyTorch goes through
 # float32 for bfloat16 and float16, so those are rounded twice), not
 # the output of pe_docs.sinusoidal_table: its float32 table is built by the relative transform, with entries
 # within 2.5e-7 of the true values but not equal to the once-rounded ones.
@@ -32,12 +32,12 @@ _LABELS = {
 def plot_dtype_error(
     max_position: int = 10**6, d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
-    """Largest error over positions ``<= p`` (log–log) for every recipe in ``pe_docs.dtypes.RECIPES``.
+    """Largest error over positions ``<= p`` (log–log) for every recipe in ``pe_docs.analysis.dtypes.RECIPES``.
 
     Errors against the float64 table are evaluated at log-spaced positions
-    (``pe_docs.dtypes.log_spaced_positions``, 60 per decade); where float16 phases overflow the curve
+    (``pe_docs.analysis.dtypes.log_spaced_positions``, 60 per decade); where float16 phases overflow the curve
     ends (NaN), marked with a cross. The dashed curves are the float64 table cast to the dtype
-    (``pe_docs.numerics.exact_rows`` cast). ``pe_docs.sinusoidal_table``'s own float32 table is built
+    (``pe_docs.analysis.numerics.exact_rows`` cast). ``pe_docs.sinusoidal_table``'s own float32 table is built
     by the relative transform instead: its entries are within ``2.5e-7`` of the true values, not equal to the
     once-rounded ones plotted here. Errors below ``1e-9`` are drawn at ``1e-9``.
 
@@ -55,7 +55,7 @@ def plot_dtype_error(
         ValueError: ``max_position < 10``, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
 
     Examples:
-        >>> from pe_docs.dtypes import RECIPES
+        >>> from pe_docs.analysis.dtypes import RECIPES
         >>> fig = plot_dtype_error(max_position=100, d_model=8)
         >>> len(fig.legends[0].get_texts()) == len(RECIPES)
         True

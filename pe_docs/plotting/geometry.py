@@ -12,9 +12,11 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs.analysis.geometry import band_contributions, principal_components
+from pe_docs.analysis.similarity import first_rise, neighbour_similarity
+from pe_docs.analysis.spectrum import measured_frequencies, peak_frequencies
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies, wavelengths
-from pe_docs.geometry import band_contributions, principal_components
 from pe_docs.plotting._style import (
     _PANE,
     CYCLE,
@@ -27,8 +29,6 @@ from pe_docs.plotting._style import (
     text,
     themed,
 )
-from pe_docs.similarity import first_rise, neighbour_similarity
-from pe_docs.spectrum import measured_frequencies, peak_frequencies
 
 
 def _style_3d(ax: object, theme: Theme) -> None:
@@ -165,7 +165,7 @@ def plot_principal_components(
     """Left: rows ``0 … L − 1`` (``L = lengths[-1]``) projected on their first two principal components.
     Right: the share of the variance each of the first ``n_shown`` components explains, one curve per length.
 
-    The coordinates and shares are those of ``pe_docs.principal_components`` on the float64 table.
+    The coordinates and shares are those of ``pe_docs.analysis.principal_components`` on the float64 table.
 
     Args:
         d_model: Width of the encoding; a positive even integer.
@@ -244,7 +244,7 @@ def plot_similarity_matrix(
     """Cosine similarity ``PE[i]·PE[j] / (d/2)`` of rows ``0 … positions − 1`` as an image, one per width.
 
     Every diagonal ``j − i = k`` is constant (the matrix is Toeplitz): its value is the closed form
-    ``s(k)`` of ``pe_docs.neighbour_similarity``. Computed from the float64 table.
+    ``s(k)`` of ``pe_docs.analysis.neighbour_similarity``. Computed from the float64 table.
 
     Args:
         d_models: Widths, one image each, each a positive even integer; at least one.
@@ -305,9 +305,9 @@ def plot_measured_frequencies(
     """Frequency of each sine column: theory ``w_i / 2π`` against two measurements, on a log axis.
 
     * "bare FFT": ``argmax`` of ``|FFT|`` of the first ``n_positions`` rows, no window, no interpolation
-      (``pe_docs.peak_frequencies(..., window=False, refine=False, pad=1, min_cycles=0)``) — multiples of
+      (``pe_docs.analysis.peak_frequencies(..., window=False, refine=False, pad=1, min_cycles=0)``) — multiples of
       ``1/n_positions`` only, and exactly ``1/n_positions`` for every column slower than that;
-    * "enough positions": ``pe_docs.measured_frequencies`` (every column sampled over at least 8 wavelengths,
+    * "enough positions": ``pe_docs.analysis.measured_frequencies`` (every column sampled over at least 8 wavelengths,
       Hann window, interpolation).
 
     The shaded region holds the columns whose wavelength exceeds ``n_positions``: less than one cycle in the
@@ -419,8 +419,8 @@ def plot_band_contributions(
 ) -> Figure:
     """Cosine similarity ``s(k)`` of positions ``k`` apart and the share of each frequency band in it.
 
-    The bands are those of ``pe_docs.band_contributions`` (contiguous groups of pairs, fastest first); their
-    curves add up to ``s(k)`` (``pe_docs.neighbour_similarity``), drawn on top. Log axis for ``k``.
+    The bands are those of ``pe_docs.analysis.band_contributions`` (contiguous groups of pairs, fastest first); their
+    curves add up to ``s(k)`` (``pe_docs.analysis.neighbour_similarity``), drawn on top. Log axis for ``k``.
 
     Args:
         d_model: Width of the encoding; a positive even integer.

@@ -17,7 +17,7 @@ def plot_variant_tables(max_len: int = 100, d_model: int = 64, *, lang: Lang = "
     Positions run down and columns across, all in float64. The first panel is ``sinusoidal_table`` in the
     paper's interleaved layout, the second the same table in the ``[sin | cos]`` layout (the same numbers, the
     columns permuted), both on the colour scale −1 … 1. The third is tensor2tensor's ``[sin | cos]`` table
-    (``pe_docs.tensor2tensor_table``: spacing ``w_i = 10000^(−i/(d/2 − 1))``) minus the second panel, on a
+    (``pe_docs.variants.tensor2tensor_table``: spacing ``w_i = 10000^(−i/(d/2 − 1))``) minus the second panel, on a
     scale symmetric about 0 that reaches the largest difference: zero in row 0, growing with the position.
 
     Args:

@@ -10,8 +10,8 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_d_model, check_int
-from pe_docs.attention_bias import position_scores
-from pe_docs.capacity import singular_values
+from pe_docs.analysis.attention_bias import position_scores
+from pe_docs.analysis.capacity import singular_values
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
 
@@ -86,7 +86,7 @@ def plot_position_scores(
 ) -> Figure:
     """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W).
 
-    Scores are those of ``pe_docs.attention_bias.position_scores`` (divided by ``√d_model``) for the
+    Scores are those of ``pe_docs.analysis.attention_bias.position_scores`` (divided by ``√d_model``) for the
     float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
     seeded with ``seed``, so the figure is deterministic. Each panel has its own symmetric colour scale.
 

@@ -8,9 +8,9 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_d_model, check_float_dtype, check_int
-from pe_docs.dtypes import log_spaced_positions
+from pe_docs.analysis.dtypes import log_spaced_positions
+from pe_docs.analysis.numerics import exact_rows, reference_frequencies, row_errors, ulp_error
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.numerics import exact_rows, reference_frequencies, row_errors, ulp_error
 from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
 
 
@@ -80,9 +80,9 @@ def plot_log_trick_error(
 
     Three curves: float32 rows built with ``pow`` and with ``log`` frequencies (phase ``p·w`` in float32),
     and the float64 table rounded once to float32 (phase in float64). The last is
-    ``pe_docs.numerics.exact_rows`` cast, not the output of ``pe_docs.sinusoidal_table``, whose float32
+    ``pe_docs.analysis.numerics.exact_rows`` cast, not the output of ``pe_docs.sinusoidal_table``, whose float32
     table is built by the relative transform and is within ``2.5e-7`` of the true values. Errors are
-    measured against the float64 rows at ``pe_docs.dtypes.log_spaced_positions``; errors below ``1e-9``
+    measured against the float64 rows at ``pe_docs.analysis.dtypes.log_spaced_positions``; errors below ``1e-9``
     are drawn at ``1e-9``.
 
     Args:

@@ -10,6 +10,7 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_d_model, check_int
+from pe_docs.analysis.relative import relative_transform
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.plotting._style import (
@@ -22,7 +23,6 @@ from pe_docs.plotting._style import (
     text,
     themed,
 )
-from pe_docs.relative import relative_transform
 
 
 def plot_transform_matrices(

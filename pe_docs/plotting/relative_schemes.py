@@ -8,15 +8,15 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_base, check_d_model, check_int, check_real
-from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
-from pe_docs.relative_schemes import t5_relative_bucket
-from pe_docs.rope_scaling import (
+from pe_docs.analysis.rope_scaling import (
     ntk_aware_frequencies,
     position_interpolation_frequencies,
     yarn_boundaries,
     yarn_frequencies,
 )
+from pe_docs.bias import t5_relative_bucket
+from pe_docs.frequencies import inverse_frequencies
+from pe_docs.plotting._style import Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
 
 
 def plot_t5_buckets(
@@ -90,7 +90,7 @@ def plot_t5_buckets(
 
 
 def plot_context_extension(
-    d_head: int = 128,
+    head_dim: int = 128,
     *,
     scale: float = 8.0,
     original_len: int = 4096,
@@ -101,13 +101,13 @@ def plot_context_extension(
     """Wavelength of each RoPE pair before and after context extension, on a log axis.
 
     Four ladders, each ``2π / w_i`` against the pair index ``i``: the original one
-    (``pe_docs.inverse_frequencies(d_head)``), position interpolation, the NTK-aware base change and YaRN
-    (``pe_docs.position_interpolation_frequencies``, ``ntk_aware_frequencies``, ``yarn_frequencies``).
+    (``pe_docs.inverse_frequencies(head_dim)``), position interpolation, the NTK-aware base change and YaRN
+    (``pe_docs.analysis.position_interpolation_frequencies``, ``ntk_aware_frequencies``, ``yarn_frequencies``).
     Dashed lines mark the trained length ``L`` and the extended length ``s·L``; the shaded band is YaRN's ramp
-    (``pe_docs.yarn_boundaries``).
+    (``pe_docs.analysis.yarn_boundaries``).
 
     Args:
-        d_head: The rotated (head) dimension; a positive even integer >= 4.
+        head_dim: The rotated (head) dimension; a positive even integer >= 4.
         scale: The extension factor ``s``; a real number >= 1.
         original_len: The trained context length ``L``; an integer >= 1.
         base: RoPE's base; finite and > 1.
@@ -128,7 +128,7 @@ def plot_context_extension(
         6
     """
     lang, theme = check_lang_theme(lang, theme)
-    d = check_d_model(d_head, "d_head")
+    d = check_d_model(head_dim, "head_dim")
     s = check_real("scale", scale, minimum=1.0)
     length = check_int("original_len", original_len, minimum=1)
     base = check_base(base)

@@ -7,8 +7,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_int
+from pe_docs.analysis.uniqueness import closest_returns
 from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
-from pe_docs.uniqueness import closest_returns
 
 _FLOAT32_SPACING = 2.0**-24  # spacing of float32 numbers in [0.5, 1)
 _FLOAT32_EXACT = 2**24  # the last integer up to which float32 holds every integer
@@ -26,7 +26,7 @@ def plot_closest_returns(
     Left: pair 0 of positions ``0 … positions − 1`` at ``(x, y) = (sin p, cos p)`` (``w_0 = 1``: one radian per
     position; the site's clock-hand picture, angle ``p`` clockwise from twelve o'clock), coloured by position;
     the positions after which pair 0 comes back closer to its start than after any smaller offset
-    (``pe_docs.closest_returns``) are labelled, next to position 0. Right: for each of those record offsets
+    (``pe_docs.analysis.closest_returns``) are labelled, next to position 0. Right: for each of those record offsets
     ``n`` up to ``max_offset``, the distance ``2·|sin(n/2)|`` between pair 0 of two rows ``n`` apart, on log-log
     axes, with the spacing of float32 numbers in ``[0.5, 1)`` (``2⁻²⁴``) and the position ``2²⁴`` from which
     float32 no longer holds every integer.

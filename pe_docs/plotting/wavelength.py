@@ -10,9 +10,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from pe_docs._checks import check_base, check_d_model, check_int
+from pe_docs.analysis.numerics import exact_rows
+from pe_docs.analysis.similarity import binary_code, first_negative, first_rise, neighbour_similarity
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import wavelengths
-from pe_docs.numerics import exact_rows
 from pe_docs.plotting._style import (
     Lang,
     Theme,
@@ -24,7 +25,6 @@ from pe_docs.plotting._style import (
     theme_colours,
     themed,
 )
-from pe_docs.similarity import binary_code, first_negative, first_rise, neighbour_similarity
 
 MAX_BITS = 12
 """Largest ``n_bits`` of ``plot_binary_vs_sinusoid`` (it draws ``2**n_bits`` positions)."""
@@ -125,7 +125,7 @@ def plot_scales(
 
     Low dimensions change between neighbours; high dimensions barely move over ``short`` positions but tell
     positions thousands apart. The right panel draws every ``max(1, long // 1500)``-th position (float64 rows
-    of ``pe_docs.numerics.exact_rows``); the legends give each column's wavelength (``base = 10000``).
+    of ``pe_docs.analysis.numerics.exact_rows``); the legends give each column's wavelength (``base = 10000``).
 
     Args:
         d_model: Width of the encoding; a positive even integer.
@@ -268,7 +268,7 @@ def plot_neighbour_similarity(
     """Cosine similarity of ``PE[p]`` and ``PE[p+k]`` against ``k`` (log axis), marking the first rise and the
     first negative value for each width.
 
-    The similarity is the closed form of ``pe_docs.similarity.neighbour_similarity`` (the same for every
+    The similarity is the closed form of ``pe_docs.analysis.similarity.neighbour_similarity`` (the same for every
     ``p``); a triangle marks ``first_rise``, a dot
     ``first_negative``, when they occur within ``max_k``.
 

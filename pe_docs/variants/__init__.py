@@ -1,7 +1,7 @@
 """Sinusoidal tables as real libraries build them, the bugs people ship, and a checker for your own table.
 
-One module per kind of thing, every public name re-exported here (``from pe_docs.variants import X``) and from
-``pe_docs``:
+One module per kind of thing, every public name re-exported here (``from pe_docs.variants import X``); the layout
+converters and the checker, which a model's code uses, from ``pe_docs`` too:
 
 * :mod:`pe_docs.variants.layouts` — the two column layouts and the bit-exact conversions between them
   (``interleaved_to_concat``, ``concat_to_interleaved``);

@@ -14,14 +14,14 @@ from pe_docs._checks import (
     check_d_model,
     check_int,
 )
-from pe_docs.numerics import exact_rows
+from pe_docs.analysis.numerics import exact_rows
 from pe_docs.variants._shared import bug_frequencies, phases_of
 
 
 def _interleaved_rows(positions: torch.Tensor, sin_w: torch.Tensor, cos_w: torch.Tensor) -> torch.Tensor:
     """Interleaved rows ``sin(p·sin_w[i]), cos(p·cos_w[i])`` at integer ``positions``, float64.
 
-    Unlike ``pe_docs.exact_rows`` the sine and cosine of a pair may have different frequencies, which is
+    Unlike ``pe_docs.analysis.exact_rows`` the sine and cosine of a pair may have different frequencies, which is
     what the bugs below get wrong; the correct table is built by ``exact_rows``.
     """
     return torch.stack(

@@ -53,7 +53,8 @@ def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: Layout =
             ``layout`` unknown.
 
     Examples:
-        >>> from pe_docs import odd_cosine_exponent_table, sinusoidal_table
+        >>> from pe_docs import sinusoidal_table
+        >>> from pe_docs.variants import odd_cosine_exponent_table
         >>> pairwise_shift_residual(sinusoidal_table(64, 16, dtype=torch.float64)) < 1e-12
         True
         >>> pairwise_shift_residual(odd_cosine_exponent_table(64, 16)) > 0.5
@@ -212,7 +213,7 @@ class TableMatch:
             read in each library's source; the variants page cites the files.
 
     Examples:
-        >>> from pe_docs import wrong_axis_rows
+        >>> from pe_docs.variants import wrong_axis_rows
         >>> match = identify_table(wrong_axis_rows(64, 32))
         >>> match.name, match.is_bug
         ('constant-rows', True)
@@ -569,7 +570,8 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
             <= 0.
 
     Examples:
-        >>> from pe_docs import odd_cosine_exponent_table, sinusoidal_table, transformer_xl_pos_emb
+        >>> from pe_docs import sinusoidal_table
+        >>> from pe_docs.variants import odd_cosine_exponent_table, transformer_xl_pos_emb
         >>> identify_table(sinusoidal_table(64, 32)).name
         'paper'
         >>> identify_table(odd_cosine_exponent_table(64, 32)).name

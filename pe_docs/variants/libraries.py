@@ -41,8 +41,8 @@ from pe_docs._checks import (
     check_int,
     check_real,
 )
+from pe_docs.analysis.numerics import rows_in_dtype
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.numerics import rows_in_dtype
 from pe_docs.variants._shared import phases_of, t2t_frequencies
 
 # ---------------------------------------------------------------------------------------- the formulas
@@ -182,7 +182,7 @@ def tutorial_buffer(max_len: int, d_model: int, *, base: float = 10000.0) -> tor
 
     Sequence-first (``x + pe[:x.size(0)]`` for ``x`` of shape ``(seq, batch, d)``). The tutorial computes
     ``exp(arange(0, d, 2) · (−ln(base)/d))`` and the phase in float32, which is
-    ``pe_docs.rows_in_dtype`` with ``method="log"`` and ``dtype=float32``; the buffer is exactly that,
+    ``pe_docs.analysis.rows_in_dtype`` with ``method="log"`` and ``dtype=float32``; the buffer is exactly that,
     with a batch axis of 1. The code fills the sine columns ``pe[:, 0, 0::2]`` and the cosine columns
     ``pe[:, 0, 1::2]`` from the same ``⌈d/2⌉`` frequencies, so an odd ``d_model`` fails as the original
     does.

@@ -17,16 +17,18 @@ import torch
 from pe_docs import (
     alibi_bias,
     alibi_slopes,
-    dynamic_ntk_scale,
     identify_table,
     inverse_frequencies,
+    rope_frequencies,
+    t5_relative_bias,
+    t5_relative_bucket,
+)
+from pe_docs.analysis import (
+    dynamic_ntk_scale,
     llama3_frequencies,
     ntk_aware_frequencies,
     position_interpolation_frequencies,
-    rope_frequencies,
     rope_rotate,
-    t5_relative_bias,
-    t5_relative_bucket,
     yarn_attention_factor,
     yarn_boundaries,
     yarn_frequencies,
@@ -119,10 +121,15 @@ def test_llama_apply_rotary_pos_emb_is_rope_rotate_half(base):
     # neighbours (Meta) on features x, halves (Hugging Face) on the features permuted 0, 2, 4, …, 1, 3, 5, …
     perm = torch.cat((torch.arange(0, 128, 2), torch.arange(1, 128, 2)))
     q_perm, k_perm = apply_rotary_pos_emb(q[..., perm], k[..., perm], emb.cos(), emb.sin())
-    torch.testing.assert_close(q_perm, rope_rotate(q, pos, base=base)[..., perm], rtol=0, atol=1e-11)
-    torch.testing.assert_close(q_perm @ k_perm.mT, rope_rotate(q, pos, base=base) @ rope_rotate(k, pos, base=base).mT,
-                               rtol=0, atol=1e-10)  # fmt: skip
-    assert (q_hf - rope_rotate(q, pos, base=base)).abs().max() > 0.1  # without the permutation: another function
+    torch.testing.assert_close(
+        q_perm, rope_rotate(q, pos, base=base, pairing="interleaved")[..., perm], rtol=0, atol=1e-11
+    )
+    neighbours_q = rope_rotate(q, pos, base=base, pairing="interleaved")
+    neighbours_k = rope_rotate(k, pos, base=base, pairing="interleaved")
+    torch.testing.assert_close(q_perm @ k_perm.mT, neighbours_q @ neighbours_k.mT, rtol=0, atol=1e-10)
+    assert (
+        q_hf - rope_rotate(q, pos, base=base, pairing="interleaved")
+    ).abs().max() > 0.1  # without the permutation: another function
 
 
 def test_llama_rotary_embedding_module_end_to_end():
@@ -159,7 +166,7 @@ def test_gptj_rotate_every_two_is_the_interleaved_pairing():
     pos = torch.tensor([0, 1, 17, 1000, 1500, 2047])
     angles = pos.double()[:, None] * inverse_frequencies(64)[None, :]
     theirs = apply_rotary_pos_emb(x, angles.sin()[None], angles.cos()[None])
-    ours = rope_rotate(x.transpose(1, 2), pos).transpose(1, 2)
+    ours = rope_rotate(x.transpose(1, 2), pos, pairing="interleaved").transpose(1, 2)
     torch.testing.assert_close(theirs, ours, rtol=0, atol=1e-11)
     table = create_sinusoidal_positions(2048, 64)
     match = identify_table(table)
@@ -243,7 +250,7 @@ def test_yarn_is_yarn_frequencies(dim, base, factor, original):
 @pytest.mark.parametrize(("factor", "low", "high", "original"), [(8.0, 1.0, 4.0, 8192), (32.0, 1.0, 4.0, 8192),
                                                                  (4.0, 2.0, 8.0, 4096)])  # fmt: skip
 def test_llama3_is_the_yarn_papers_ramp_in_turns(dim, base, factor, low, high, original):
-    """transformers/modeling_rope_utils.py: ``_compute_llama3_parameters`` — ``pe_docs.llama3_frequencies``, whose rule
+    """transformers/modeling_rope_utils.py: ``_compute_llama3_parameters`` — ``llama3_frequencies``, whose rule
     the relative-schemes page writes out as the YaRN paper's Eq. 18 ramp: with the turns ``r = L·w/(2π)`` within
     the trained length ``L``, ``γ = clamp((r − α)/(β − α), 0, 1)`` and ``w' = (1 − γ)·w/s + γ·w``, here with
     ``α, β = low_freq_factor, high_freq_factor`` (1 and 4 for LLaMA 3.1)."""
@@ -398,7 +405,9 @@ def test_x_transformers_rotary_is_rope_rotate_interleaved():
     t = torch.randn(2, 4, 6, 64, dtype=torch.float64, generator=g)  # (batch, heads, seq, head_dim)
     pos = torch.tensor([0, 1, 17, 1000, 4095, 8191])
     freqs = (pos.double()[:, None] * inverse_frequencies(64)[None, :]).repeat_interleave(2, dim=-1)[None]
-    torch.testing.assert_close(apply_rotary_pos_emb(t, freqs), rope_rotate(t, pos), rtol=0, atol=1e-11)
+    torch.testing.assert_close(
+        apply_rotary_pos_emb(t, freqs), rope_rotate(t, pos, pairing="interleaved"), rtol=0, atol=1e-11
+    )
     assert (apply_rotary_pos_emb(t, freqs) - rope_rotate(t, pos, pairing="half")).abs().max() > 0.1
 
     rotary = RotaryEmbedding(64)
@@ -407,7 +416,7 @@ def test_x_transformers_rotary_is_rope_rotate_interleaved():
     assert scale == 1.0
     x = t[:1, :1].float()
     out = apply_rotary_pos_emb(x, module_freqs)
-    error = (out.double() - rope_rotate(x.double(), pos)).abs()
+    error = (out.double() - rope_rotate(x.double(), pos, pairing="interleaved")).abs()
     bound = _phase_bound(x, pos, inverse_frequencies(64), "interleaved")
     assert (error <= bound).all(), (error - bound).max()
 

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 import torch
 
-from pe_docs import (
+from pe_docs import identify_table
+from pe_docs.variants import (
     diffusers_timestep_embedding,
     fairseq_weights,
     hf_marian_weights,
-    identify_table,
     keras_sine_position_encoding,
     whisper_sinusoids,
 )
@@ -140,7 +140,7 @@ def test_distilbert_builds_the_paper_table_only_when_switched_on():
     interleaved — ``distilbert_weights``."""
     from transformers import DistilBertConfig, DistilBertModel
 
-    from pe_docs import distilbert_weights
+    from pe_docs.variants import distilbert_weights
 
     assert DistilBertConfig().sinusoidal_pos_embds is False
     small = {"vocab_size": 99, "dim": 64, "n_layers": 1, "n_heads": 2, "hidden_dim": 32, "max_position_embeddings": 256}

@@ -13,7 +13,7 @@
   // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
   // pair (a, b) -> (a cos − b sin, a sin + b cos) of the angle position · w_i; pair i is (x[2i], x[2i+1])
   // ("interleaved") or (x[i], x[i + d/2]) ("half").
-  function ropeRotate(x, position, base = 10000, pairing = "interleaved") {
+  function ropeRotate(x, position, base = 10000, pairing = "half") {
     if (!(x instanceof Float64Array) && !Array.isArray(x)) throw argumentError(TypeError, "array", "x", x);
     const d = live.checkEven(x.length, "x.size(-1)");
     live.checkBase(base);
@@ -53,7 +53,7 @@
 
   const TEXT = {
     en: {
-      d_head: "head width d_head (even)",
+      head_dim: "head width head_dim (even)",
       base: "base",
       pairing: "pairing",
       "pairing.interleaved": "interleaved",
@@ -85,7 +85,7 @@
         + `stays ${s.score} (largest change ${s.change}).`,
     },
     zh: {
-      d_head: "头维度 d_head（偶数）",
+      head_dim: "头维度 head_dim（偶数）",
       base: "底数 base",
       pairing: "配对方式",
       "pairing.interleaved": "相邻配对",
@@ -123,7 +123,7 @@
   let scores = null; // the scores at the shifts 0 … SHIFTS, for one setting of everything else
 
   function compute(v) {
-    const { d_head: d, base, pairing, m: m0, n: n0, shift } = v;
+    const { head_dim: d, base, pairing, m: m0, n: n0, shift } = v;
     const [q, k] = vectors(v.vectors, d);
     const [m, n] = [m0 + shift, n0 + shift];
     const qr = ropeRotate(q, m, base, pairing);
@@ -233,7 +233,7 @@
 
   live.register("rope", {
     fields: [
-      { key: "d_head", value: 16, even: true, max: 512 },
+      { key: "head_dim", value: 16, even: true, max: 512 },
       { key: "base", value: 10000, real: true, positive: true },
       { key: "pairing", type: "select", options: ["interleaved", "half"], value: "interleaved" },
       { key: "vectors", type: "select", options: ["random", "ones"], value: "random" },

@@ -1,7 +1,7 @@
 // RoPE's context extension, live (relative-schemes; pe-live.js has the frame): a head width, base, trained length
 // L, target length and method (none, position interpolation, NTK-aware, Dynamic NTK at the target length, YaRN,
 // Llama 3) give each pair's frequency and the largest angle it reaches over the target length. The computations
-// are here, as window.peDocs.ropeFrequencies(dHead, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
+// are here, as window.peDocs.ropeFrequencies(headDim, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
 // model's rope_parameters) and ntkAwareFrequencies ≙ ntk_aware_frequencies. A pair whose wavelength exceeds L never
 // completed a turn in training; if the target length turns it further than position L turns it on the trained
 // ladder (relative-schemes' rule: the largest angle, as a position of the trained ladder, beyond L), it is marked.
@@ -17,23 +17,23 @@
   const map = (w, f) => Float64Array.from(w, f);
 
   // Position interpolation: every frequency divided by s (pe_docs.position_interpolation_frequencies).
-  function positionInterpolationFrequencies(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
+  function positionInterpolationFrequencies(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("scale", scale, 1);
     return map(inverseFrequencies(d, base), (x) => x / s);
   }
 
   // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.ntk_aware_base).
-  function ntkAwareBase(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
-    if (d < 4) throw argumentError(RangeError, "ntk", "d_head", d, 4, { fix: 4 });
+  function ntkAwareBase(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
+    if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
     const s = checkReal("scale", scale, 1);
     return checkBase(base) * Math.pow(s, d / (d - 2));
   }
 
-  function ntkAwareFrequencies(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
-    return inverseFrequencies(d, ntkAwareBase(dHead, scale, base));
+  function ntkAwareFrequencies(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
+    return inverseFrequencies(d, ntkAwareBase(headDim, scale, base));
   }
 
   // Hugging Face's "dynamic" scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L).
@@ -45,8 +45,8 @@
   }
 
   // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs._yarn_ends).
-  function yarnEnds(dHead, originalLen, base, betaFast, betaSlow) {
-    const d = checkEven(dHead, "d_head");
+  function yarnEnds(headDim, originalLen, base, betaFast, betaSlow) {
+    const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);
     const b = checkBase(base);
     if (b <= 1) throw argumentError(RangeError, "yarnBase", "base", base, 1);
@@ -58,13 +58,13 @@
   }
 
   // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.yarn_boundaries).
-  function yarnBoundaries(dHead, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
-    const [low, high, d] = yarnEnds(dHead, originalLen, base, betaFast, betaSlow);
+  function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
+    const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
     return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
   }
 
-  function yarnFrequencies(dHead, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
-    const d = checkEven(dHead, "d_head");
+  function yarnFrequencies(headDim, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("scale", scale, 1);
     checkBool("truncate", truncate);
     const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
@@ -79,8 +79,8 @@
 
   const yarnAttentionFactor = (scale) => 0.1 * Math.log(checkReal("scale", scale, 1)) + 1;
 
-  function llama3Frequencies(dHead, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
-    const d = checkEven(dHead, "d_head");
+  function llama3Frequencies(headDim, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("factor", factor, 1);
     const length = checkInt("original_len", originalLen, 1);
     const low = checkReal("low_freq_factor", lowFreqFactor, 0, true);
@@ -109,9 +109,9 @@
   // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies): scaling is
   // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys;
   // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
-  // Returns {invFreq: Float64Array(dHead / 2), attentionScaling}.
-  function ropeFrequencies(dHead, base = 10000, scaling = null, seqLen = null) {
-    const d = checkEven(dHead, "head_dim");
+  // Returns {invFreq: Float64Array(headDim / 2), attentionScaling}.
+  function ropeFrequencies(headDim, base = 10000, scaling = null, seqLen = null) {
+    const d = checkEven(headDim, "head_dim");
     const b = checkBase(base);
     if (scaling === null || scaling === undefined) scaling = {};
     if (typeof scaling !== "object" || Array.isArray(scaling)) {
@@ -185,7 +185,7 @@
 
   const TEXT = {
     en: {
-      d_head: "head width d_head (even)",
+      head_dim: "head width head_dim (even)",
       base: "base (rope_theta)",
       original: "trained length L",
       target: "target length",
@@ -227,7 +227,7 @@
         + `${s.scaling}${s.scaling !== "1" ? ` (scores × ${s.squared})` : ""}.`,
     },
     zh: {
-      d_head: "头维度 d_head（偶数）",
+      head_dim: "头维度 head_dim（偶数）",
       base: "底数 base（rope_theta）",
       original: "训练长度 L",
       target: "目标长度",
@@ -286,17 +286,17 @@
   }
 
   function compute(v, t) {
-    const { d_head: d, base, original: L, target: T, method } = v;
+    const { head_dim: d, base, original: L, target: T, method } = v;
     let result;
     try {
       result = frequencies(method, d, base, L, T, v);
     } catch (err) {
-      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths and the width
+      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths
       const name = String(err.argument || "").replace(/^scaling\['(.*)'\]$/, "$1");
       const fields = { original_len: "original", original_max_position_embeddings: "original", seq_len: "target",
-        scale: "factor", head_dim: "d_head" };
+        scale: "factor" };
       err.field = fields[name] || name;
-      err.argument = { scale: "factor", head_dim: "d_head" }[name] || name;
+      err.argument = name === "scale" ? "factor" : name;
       throw err;
     }
     const w = inverseFrequencies(d, base);
@@ -380,7 +380,7 @@
   const when = (...methods) => (v) => methods.includes(v.method);
   live.register("scaling", {
     fields: [
-      { key: "d_head", value: 128, even: true, max: 1024 },
+      { key: "head_dim", value: 128, even: true, max: 1024 },
       { key: "base", value: 10000, real: true, positive: true },
       { key: "original", value: 4096, min: 1, max: 100000000 },
       { key: "target", value: 32768, min: 1, max: 100000000 },

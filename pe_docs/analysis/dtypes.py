@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import torch
 
 from pe_docs._checks import check_choice, check_float_dtype, check_int, check_real_tensor
-from pe_docs.numerics import exact_rows, row_errors, rows_in_dtype
+from pe_docs.analysis.numerics import exact_rows, row_errors, rows_in_dtype
 
 RECIPES: tuple[str, ...] = (
     "float32-phase",
@@ -67,8 +67,8 @@ def recipe_rows(
 ) -> torch.Tensor:
     """Rows of the table at ``positions`` produced by one of ``RECIPES``.
 
-    The tutorial recipes are ``pe_docs.rows_in_dtype`` with ``method="log"``; the others are
-    ``pe_docs.exact_rows`` cast to the recipe's dtype.
+    The tutorial recipes are ``pe_docs.analysis.rows_in_dtype`` with ``method="log"``; the others are
+    ``pe_docs.analysis.exact_rows`` cast to the recipe's dtype.
 
     Args:
         recipe: One of ``RECIPES``.
@@ -101,7 +101,7 @@ def recipe_error(
 ) -> torch.Tensor:
     """Largest absolute error of each row of a recipe against the float64 table.
 
-    For the tutorial recipes this is ``pe_docs.row_errors`` with ``method="log"`` and the recipe's
+    For the tutorial recipes this is ``pe_docs.analysis.row_errors`` with ``method="log"`` and the recipe's
     dtype; for the cast recipes it is the error of casting the float64 rows to the recipe's dtype.
 
     Args:

@@ -1,4 +1,5 @@
-"""Relative-position schemes that act inside attention: Shaw et al. (2018), T5's bucketed bias, Transformer-XL.
+"""Relative-position schemes that act inside attention: Shaw et al. (2018) and Transformer-XL (T5's bucketed bias,
+which models use, is in :mod:`pe_docs.bias`).
 
 Each function is the smallest faithful version of the published definition, written to be read and tested
 against the reference code it comes from:
@@ -8,11 +9,6 @@ against the reference code it comes from:
   keys) and ``a^V`` (added to the values). Reference code: tensor2tensor
   ``tensor2tensor/layers/common_attention.py`` (``_generate_relative_positions_matrix``,
   ``dot_product_attention_relative``).
-* T5 (Raffel et al., 2020): the offset ``j − i`` falls into one of ``num_buckets`` buckets — exact for small
-  offsets, logarithmically wider up to ``max_distance`` — and each bucket holds one learned scalar per head,
-  added to the attention logits. Reference code: huggingface/transformers
-  ``src/transformers/models/t5/modeling_t5.py`` (``T5Attention._relative_position_bucket``,
-  ``compute_bias``).
 * Transformer-XL (Dai et al., 2019): the score of query ``i`` and key ``j`` is split into four terms, content
   ``q_i·k_j``, content-position ``q_i·r_{i−j}``, a global content bias ``u·k_j`` and a global position bias
   ``v·r_{i−j}``, where ``r_t = W_{k,R} R_t`` projects row ``t`` of the *sinusoidal table* ``R``. Reference
@@ -137,121 +133,6 @@ def shaw_attention(
     weights = torch.softmax(scores, dim=-1)
     z = weights @ v + torch.einsum("...ij,ijd->...id", weights, a_v)
     return z, weights
-
-
-# ------------------------------------------------------------------------------------------------------- T5
-
-
-def t5_relative_bucket(
-    relative_position: torch.Tensor,
-    *,
-    bidirectional: bool = True,
-    num_buckets: int = 32,
-    max_distance: int = 128,
-) -> torch.Tensor:
-    """T5's bucket of each offset ``relative_position = j − i`` (key minus query).
-
-    Bidirectional (the encoder): half of the buckets are for ``j − i <= 0``, half for ``j − i > 0``. In each
-    half of ``n`` buckets, distances ``0 … n/2 − 1`` get a bucket each, and a distance ``δ >= n/2`` gets
-    ``n/2 + ⌊ln(δ / (n/2)) / ln(max_distance / (n/2)) · n/2⌋``, capped at ``n − 1``: every distance from
-    some point below ``max_distance`` on shares the last bucket. Causal (``bidirectional=False``, the decoder):
-    the same rule over all ``num_buckets`` for ``i − j >= 0``, and every key after the query (``j > i``) falls
-    into bucket 0 with ``j = i``.
-
-    Computed in float64 with the same formula as the reference (huggingface/transformers
-    ``src/transformers/models/t5/modeling_t5.py``, ``T5Attention._relative_position_bucket``, itself adapted
-    from Mesh TensorFlow), which takes the logarithm in float32; the tests compare the two for every offset
-    in ``[−5000, 5000]``.
-
-    Args:
-        relative_position: Integer tensor of offsets ``j − i``, any shape.
-        bidirectional: Encoder-style (both directions) if true, decoder-style if false.
-        num_buckets: Number of buckets; an integer >= 4, even when ``bidirectional``.
-        max_distance: Distance from which every offset shares the last bucket; an integer > the number of
-            exact buckets (``num_buckets / 4`` bidirectional, ``num_buckets / 2`` causal).
-
-    Returns:
-        An int64 tensor of the same shape with values in ``[0, num_buckets)``.
-
-    Raises:
-        TypeError: ``relative_position`` is not an integer tensor, ``bidirectional`` not a bool, or a size not
-            an integer.
-        ValueError: ``num_buckets`` or ``max_distance`` is out of range.
-
-    Examples:
-        >>> t5_relative_bucket(torch.tensor([-200, -20, -1, 0, 1, 20, 200]))
-        tensor([15, 10,  1,  0, 17, 26, 31])
-        >>> t5_relative_bucket(torch.tensor([-200, -20, -1, 0, 1, 20]), bidirectional=False)
-        tensor([31, 17,  1,  0,  0,  0])
-    """
-    if not isinstance(relative_position, torch.Tensor):
-        raise TypeError(f"relative_position must be a torch.Tensor, got {type(relative_position).__name__}")
-    rp = relative_position
-    if rp.dtype.is_floating_point or rp.dtype.is_complex or rp.dtype == torch.bool:
-        raise TypeError(f"relative_position must be an integer tensor, got dtype {rp.dtype}")
-    if not isinstance(bidirectional, bool):
-        raise TypeError(f"bidirectional must be a bool, got {bidirectional!r}")
-    n = check_int("num_buckets", num_buckets, minimum=4)
-    if bidirectional and n % 2:
-        raise ValueError(f"num_buckets must be even when bidirectional, got {n}")
-    rp = rp.to(torch.int64)
-    offset = torch.zeros_like(rp)
-    if bidirectional:
-        n //= 2
-        offset = (rp > 0).to(torch.int64) * n
-        distance = rp.abs()
-    else:
-        distance = (-rp).clamp(min=0)
-    exact = n // 2
-    max_distance = check_int("max_distance", max_distance, minimum=exact + 1)
-    # log(0) is never used: distances below `exact` take the first branch.
-    scaled = torch.log(distance.clamp(min=exact).to(torch.float64) / exact) / math.log(max_distance / exact)
-    large = (exact + torch.floor(scaled * (n - exact)).to(torch.int64)).clamp(max=n - 1)
-    return offset + torch.where(distance < exact, distance, large)
-
-
-def t5_relative_bias(
-    weight: torch.Tensor,
-    query_len: int,
-    key_len: int,
-    *,
-    bidirectional: bool = True,
-    max_distance: int = 128,
-) -> torch.Tensor:
-    """T5's position bias: ``bias[h, i, j] = weight[bucket(j − i), h]``, added to the attention logits.
-
-    ``weight`` is the ``nn.Embedding(num_buckets, n_heads)`` table of scalars. In T5 only the first layer of
-    each stack owns it and every layer adds the same bias (``T5Stack`` shares ``position_bias``); T5 does not
-    divide the logits by ``√d`` (its initialisation accounts for that).
-
-    Args:
-        weight: Real tensor of shape ``(num_buckets, n_heads)``.
-        query_len: Number of query positions ``0 … query_len − 1``; an integer >= 1.
-        key_len: Number of key positions ``0 … key_len − 1``; an integer >= 1.
-        bidirectional: As in ``t5_relative_bucket``.
-        max_distance: As in ``t5_relative_bucket``.
-
-    Returns:
-        A tensor of shape ``(n_heads, query_len, key_len)`` in ``weight``'s dtype.
-
-    Raises:
-        TypeError: ``weight`` is not a real floating-point tensor, or another argument has the wrong type.
-        ValueError: ``weight`` is not 2-D, or another argument is out of range.
-
-    Examples:
-        >>> weight = torch.arange(32.0)[:, None]  # one head; bucket b holds the value b
-        >>> t5_relative_bias(weight, 2, 3)[0]
-        tensor([[ 0., 17., 18.],
-                [ 1.,  0., 17.]])
-    """
-    weight = check_real_tensor("weight", weight, ndim=2)
-    q_len = check_int("query_len", query_len, minimum=1)
-    k_len = check_int("key_len", key_len, minimum=1)
-    offset = torch.arange(k_len)[None, :] - torch.arange(q_len)[:, None]  # memory - context = j - i
-    bucket = t5_relative_bucket(
-        offset, bidirectional=bidirectional, num_buckets=weight.size(0), max_distance=max_distance
-    )
-    return weight[bucket.to(weight.device)].permute(2, 0, 1)
 
 
 # ----------------------------------------------------------------------------------------------- Transformer-XL

@@ -35,7 +35,7 @@ def relative_transform(
     float64 and only the entries are rounded to ``dtype``.
 
     Each block turns its (sin, cos) pair clockwise; RoPE turns (query or key) feature pairs the other way:
-    ``pe_docs.rope_rotate(x, [m])`` with interleaved pairs is ``T_{-m} @ x`` when ``d_model`` is the head
+    ``pe_docs.analysis.rope_rotate(x, [m])`` with interleaved pairs is ``T_{-m} @ x`` when ``d_model`` is the head
     dimension.
 
     Args:

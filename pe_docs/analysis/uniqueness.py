@@ -5,7 +5,7 @@ cos q)`` would need ``p − q = 2πk`` for an integer ``k ≠ 0``, i.e. ``π = (
 irrational. Different is not far apart, though: pair 0 alone comes back arbitrarily close to where it was
 (``closest_returns``), and a table stored in a floating-point format can make rows equal
 (``first_duplicate_row``) or make a computed row sit closer to another position's exact row than to its own
-(``misplaced_rows``). The distance between two exact rows is ``pe_docs.offset_distances`` (``pe_docs.geometry``).
+(``misplaced_rows``). The distance between two exact rows is ``offset_distances`` (:mod:`pe_docs.analysis.geometry`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import NamedTuple
 import torch
 
 from pe_docs._checks import check_base, check_d_model, check_int, check_real_tensor
-from pe_docs.numerics import exact_rows
+from pe_docs.analysis.numerics import exact_rows
 
 
 class ClosestReturn(NamedTuple):
@@ -130,7 +130,7 @@ def misplaced_rows(
     """Which computed rows are at least as close to a neighbouring position's exact row as to their own.
 
     Row ``n`` of ``rows`` is meant to be position ``positions[n]``. It is *misplaced* if for some offset
-    ``0 < |δ| <= radius`` the exact row of ``positions[n] + δ`` (``pe_docs.exact_rows``, float64) is at
+    ``0 < |δ| <= radius`` the exact row of ``positions[n] + δ`` (``pe_docs.analysis.exact_rows``, float64) is at
     least as close to it as the exact row of ``positions[n]``: from the vector alone, the position can no
     longer be told from its neighbour's.
 

@@ -147,7 +147,7 @@ class BandContributions(NamedTuple):
 def band_contributions(d_model: int, max_k: int, *, n_bands: int = 3, base: float = 10000.0) -> BandContributions:
     """Split the cosine similarity ``s(k)`` of ``PE[p]`` and ``PE[p+k]`` into the terms of frequency bands.
 
-    ``s(k) = (2/d)·Σ_i cos(k·w_i)`` (see ``pe_docs.neighbour_similarity``). The ``d/2`` pairs are cut into
+    ``s(k) = (2/d)·Σ_i cos(k·w_i)`` (see ``pe_docs.analysis.neighbour_similarity``). The ``d/2`` pairs are cut into
     ``n_bands`` contiguous bands of (nearly) equal size, fastest first — as ``torch.tensor_split`` does, so
     the first bands get one pair more when ``d/2`` is not a multiple of ``n_bands`` — and band ``b``'s term
     is ``(2/d)·Σ_{i in band b} cos(k·w_i)``. The terms add up to ``s(k)``; at ``k = 0`` each is the band's

@@ -20,7 +20,9 @@ import torch
 from torch import nn
 
 from pe_docs._checks import check_choice, check_int, check_real
-from pe_docs.alternatives import LearnedPositionalEmbedding, alibi_bias, rope_rotate
+from pe_docs.analysis.learned import LearnedPositionalEmbedding
+from pe_docs.analysis.rope import rope_rotate
+from pe_docs.bias import alibi_bias
 from pe_docs.encoding import sinusoidal_table
 
 Encoding = Literal["sinusoidal", "learned", "rope", "alibi", "none"]
@@ -128,11 +130,11 @@ class TinyCausalAttention(nn.Module):
             x = x + sinusoidal_table(seq, self.d_model, dtype=x.dtype, device=x.device)
         elif self.positions is not None:
             x = self.positions(x)
-        d_head = self.d_model // self.n_heads
-        q, k, v = (t.reshape(batch, seq, self.n_heads, d_head).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
+        head_dim = self.d_model // self.n_heads
+        q, k, v = (t.reshape(batch, seq, self.n_heads, head_dim).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
         if self.encoding == "rope":
-            q, k = rope_rotate(q), rope_rotate(k)
-        scores = q @ k.transpose(-2, -1) / math.sqrt(d_head)
+            q, k = rope_rotate(q, pairing="interleaved"), rope_rotate(k, pairing="interleaved")
+        scores = q @ k.transpose(-2, -1) / math.sqrt(head_dim)
         if self.encoding == "alibi":
             scores = scores + alibi_bias(self.n_heads, seq, dtype=scores.dtype, device=scores.device)
         else:
