@@ -102,7 +102,7 @@ def main_path(path: Path, lang: str) -> tuple[int, int]:
 
 _INLINE_MATH = re.compile(r"(?<![$\\])\$([^$\n]+)\$")
 _MATH_WORD = re.compile(r"[A-Za-z0-9_\\]+")
-_EXPLORER = re.compile(r'<div class="pe-(?:live|explorer)"')
+_EXPLORER = re.compile(r'<div class="pe-live"')
 _DISPLAY = re.compile(r"\$\$.*?\$\$", flags=re.S)
 
 
@@ -278,6 +278,6 @@ def test_budget_measures_what_it_says() -> None:
     assert count("位置编码 uses `sin` and 2 个数。", "zh") == 4 + 1 + 1 + 1 + 1 + 2
     # the reading model: 200 words (inline math read symbol by symbol) + a display formula + an explorer + 20 lines
     words = " ".join(["word"] * 197) + " $a + b_i$"  # 197 words, the two symbols a and b_i, and `x` (one word)
-    page = f'{words} `x`\n\n$$\nx\n$$\n\n<div class="pe-explorer"></div>\n'
+    page = f'{words} `x`\n\n$$\nx\n$$\n\n<div class="pe-live"></div>\n'
     assert _prose_minutes(page) == 200 / WORDS_PER_MINUTE + 1 + 1
     assert _code_lines("a = 1\n\n# comment\nb = 2\n") == 2

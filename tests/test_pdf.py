@@ -144,11 +144,7 @@ def test_print_page_shows_what_paper_can(site_dir: Path, lang: str) -> None:
     details = re.findall(r"<details\b[^>]*>", page)
     assert details and all(" open" in tag for tag in details)
     assert "tabbed-set" not in page and "<input" not in page and "pe-book-tab-label" in page
-    assert (
-        'class="pe-explorer"' not in page
-        and 'class="pe-live"' not in page
-        and page.count('class="pe-book-explorer"') >= 2
-    )
+    assert 'class="pe-live"' not in page and page.count('class="pe-book-explorer"') >= 2
     assert "<script" not in page and "glightbox" not in page
     for ref in re.findall(r'\b(?:src|href)="(/[^"]*)"', page):  # site paths: answered from the built site
         target = site_dir / ref.lstrip("/").split("#")[0]
@@ -448,10 +444,7 @@ def test_links_jump_within_the_pdf(books: dict[str, Any], site_dir: Path, site_b
     explorers = {
         prefix + c.url
         for c in _chapters(lang)
-        if any(
-            marker in (site_dir / book.language_prefix(lang) / c.url / "index.html").read_text("utf-8")
-            for marker in ('class="pe-explorer"', 'class="pe-live"')
-        )
+        if 'class="pe-live"' in (site_dir / book.language_prefix(lang) / c.url / "index.html").read_text("utf-8")
     }
     assert explorers
     in_book -= {prefix} | explorers

@@ -9,8 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkBool, show } = live;
-  const LIMITS = { n_heads: 128, seq_len: 32, num_buckets: 1024, max_distance: 100000, reach: 5000 };
+  const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure, path } = live;
 
   // ---- the computations, as pe_docs (alternatives.py, relative_schemes.py) ---------------------------------
 
@@ -35,15 +34,13 @@
     const offsets = many ? Array.from(relativePosition) : [relativePosition];
     for (const rp of offsets) {
       if (typeof rp !== "number" || !Number.isInteger(rp)) {
-        throw argumentError(TypeError, `relative_position must hold integers, got ${show(rp)}`,
-          "relative_position", rp, "integer");
+        throw argumentError(TypeError, "integer", "relative_position", rp);
       }
     }
     checkBool("bidirectional", bidirectional);
     let n = checkInt("num_buckets", numBuckets, 4);
     if (bidirectional && n % 2) {
-      throw argumentError(RangeError, `num_buckets must be even when bidirectional, got ${n}`, "num_buckets", n,
-        "evenBuckets");
+      throw argumentError(RangeError, "evenBuckets", "num_buckets", n, undefined, { fix: n + 1 });
     }
     if (bidirectional) n = Math.floor(n / 2);
     const exact = Math.floor(n / 2);
@@ -83,9 +80,6 @@
       summary: (s) => `${s.n} heads. Slopes ${s.list}${s.power ? "" : ` (${s.n} is not a power of two: the slopes `
         + `of ${s.m} heads, then every other slope of ${2 * s.m})`}. Head ${s.h} adds −${s.slope} per position of `
         + `distance: ${s.far} at distance ${s.distance}.`,
-      errors: {
-        head: (e) => `head must be between 1 and n_heads = ${e.limit}, got ${e.value}`,
-      },
     },
     zh: {
       heading: "ALiBi：每个头一个斜率，惩罚与距离成正比",
@@ -105,9 +99,6 @@
       summary: (s) => `${s.n} 个头，斜率 ${s.list}${s.power ? "" : `（${s.n} 不是 2 的幂：先取 ${s.m} 个头的斜率，`
         + `再隔一个取 ${2 * s.m} 个头的斜率）`}。第 ${s.h} 个头的偏置随距离每增加一个位置减少 ${s.slope}：`
         + `距离 ${s.distance} 处为 ${s.far}。`,
-      errors: {
-        head: (e) => `head 必须在 1 到 n_heads = ${e.limit} 之间，收到的是 ${e.value}`,
-      },
     },
   };
 
@@ -124,7 +115,6 @@
       exactMark: "exact buckets",
       maxMark: "±max_distance",
       lastMark: "start of the last bucket",
-      errors: { evenBuckets: (e) => `${e.argument} must be even when bidirectional, got ${show(e.value)}` },
       label: (lo, hi) => `T5's bucket of every offset from ${lo} to ${hi}; the marks are described below.`,
       summary: (s) => `${s.bidirectional
         ? `Bidirectional: ${s.half} buckets for keys at or before the query, ${s.half} `
@@ -146,7 +136,6 @@
       exactMark: "精确桶",
       maxMark: "±max_distance",
       lastMark: "最后一个桶的起点",
-      errors: { evenBuckets: (e) => `双向（bidirectional）时 ${e.argument} 必须是偶数，收到的是 ${show(e.value)}` },
       label: (lo, hi) => `T5 为偏移 ${lo} 到 ${hi} 分的桶；图中的标记见下文。`,
       summary: (s) => `${s.bidirectional ? `双向：查询及其之前的键用 ${s.half} 个桶，之后的键用 ${s.half} 个。每个方向上，`
         : `因果：全部 ${s.half} 个桶都朝后看；查询之后的键都落进第 0 个桶。往回看时，`}距离 0 到 ${s.exact - 1} `
@@ -159,35 +148,27 @@
   // ---- ALiBi ------------------------------------------------------------------------------------------------
 
   function alibiCompute(v) {
-    const n = live.limit("n_heads", live.checkInt("n_heads", live.number(v, "n_heads"), 1), LIMITS.n_heads);
-    const len = live.limit("seq_len", live.checkInt("seq_len", live.number(v, "seq_len"), 2), LIMITS.seq_len);
-    const h = live.checkInt("head", live.number(v, "head"), 1);
-    if (h > n) throw live.argumentError(RangeError, "head too large", "head", h, "head", n);
-    const causal = v.causal === "1";
+    const { n_heads: n, seq_len: len, head: h, causal } = v;
     const slopes = alibiSlopes(n);
     let m = 1;
     while (2 * m <= n) m *= 2;
     return { n, len, h, causal, slopes, m, power: m === n };
   }
 
-  const powerOfTwo = (x) => {
-    const e = Math.log2(x);
-    return Math.abs(e - Math.round(e)) < 1e-12 ? `2${String(Math.round(e)).replace("-", "⁻").replace(/\d/g,
-      (c) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])}` : live.fmt(x, 3);
-  };
+  const powerOfTwo = (x) => (Math.abs(Math.log2(x) - Math.round(Math.log2(x))) < 1e-12
+    ? live.power(2, Math.round(Math.log2(x))) : fmt(x, 3));
 
   function alibiRender(s, ctx) {
-    const { t, element, svg, chart, fmt, r2 } = ctx;
+    const { t } = ctx;
     const full = ctx.width();
     const width = full >= 520 ? Math.floor((full - 16) / 2) : full; // the two figures side by side, or stacked
-    const lo = Math.min(...s.slopes);
-    const hi = Math.max(...s.slopes);
     const exps = [];
-    for (let e = Math.floor(Math.log2(lo) + 1e-9); e <= Math.ceil(Math.log2(hi) - 1e-9); e++) exps.push(e);
+    const [lo, hi] = [Math.log2(Math.min(...s.slopes)), Math.log2(Math.max(...s.slopes))];
+    for (let e = Math.floor(lo + 1e-9); e <= Math.ceil(hi - 1e-9); e++) exps.push(e);
     const step = Math.ceil(exps.length / 5);
     const a = chart(width, 200, {
       label: t.slopesLabel(Array.from(s.slopes, (x) => fmt(x)).join(", ")),
-      x: { lo: 0.5, hi: s.n + 0.5, label: t.headAxis, ticks: ctx.niceTicks(1, s.n, 6, true) },
+      x: { lo: 0.5, hi: s.n + 0.5, label: t.headAxis, ticks: live.niceTicks(1, s.n, 6, true) },
       y: { lo: Math.pow(2, exps[0]) / 1.2, hi: Math.pow(2, exps[exps.length - 1]) * 1.2, log: true,
         label: t.slopeAxis, ticks: exps.filter((_, j) => j % step === 0).map((e) => Math.pow(2, e)),
         format: powerOfTwo },
@@ -200,9 +181,7 @@
     const slope = s.slopes[s.h - 1];
     const top = s.slopes[0] * (s.len - 1); // the largest magnitude of any head: the colour scale of every head
     const size = Math.min(width, 420);
-    const cell = (size - 40) / s.len;
-    const height = 34 + s.len * cell;
-    const numbers = cell >= 30;
+    const [cell, height] = [(size - 40) / s.len, 34 + ((size - 40) / s.len) * s.len];
     const grid = svg("svg", { width: size, height, viewBox: `0 0 ${size} ${height}`, role: "img",
       "aria-label": t.matrixLabel(s.h, s.len, s.len - 1, fmt(-slope * (s.len - 1))) });
     const g = svg("g", { transform: "translate(34 30)" });
@@ -213,14 +192,13 @@
         g.append(svg("rect", { x: r2(j * cell), y: r2(i * cell), width: r2(cell - 1), height: r2(cell - 1),
           class: masked ? "pe-live__masked" : "pe-live__cell-fill",
           "fill-opacity": masked ? null : r2((0.75 * -value) / top + 0.02) }));
-        if (numbers) {
+        if (cell >= 30) {
           g.append(svg("text", { x: r2((j + 0.5) * cell), y: r2((i + 0.5) * cell + 4), "text-anchor": "middle",
             class: "pe-live__celltext" }, [masked ? "−∞" : value === 0 ? "0" : fmt(value, 3)]));
         }
       }
     }
-    const ticks = ctx.niceTicks(0, s.len - 1, 4, true);
-    for (const k of ticks) {
+    for (const k of live.niceTicks(0, s.len - 1, 4, true)) {
       g.append(svg("text", { x: r2((k + 0.5) * cell), y: -5, "text-anchor": "middle" }, [String(k)]));
       g.append(svg("text", { x: -5, y: r2((k + 0.5) * cell + 4), "text-anchor": "end" }, [String(k)]));
     }
@@ -230,12 +208,9 @@
     grid.append(svg("text", { x: 0, y: 0, transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`,
       "text-anchor": "middle", class: "pe-live__marktext" }, [t.query]));
 
-    const views = element("div", { className: "pe-live__pair", style: `grid-template-columns: ${
-      width < full ? "1fr 1fr" : "1fr"}` }, [
-      element("figure", {}, [element("figcaption", { textContent: t.slopes }), a.svg]),
-      element("figure", {}, [element("figcaption", { textContent: t.matrix(s.h, fmt(slope)) }), grid]),
-    ]);
-    ctx.views.replaceChildren(views);
+    ctx.views.replaceChildren(element("div", { className: "pe-live__pair",
+      style: `grid-template-columns: ${width < full ? "1fr 1fr" : "1fr"}` },
+    [figure(t.slopes, null, a.svg), figure(t.matrix(s.h, fmt(slope)), null, grid)]));
     const shown = Array.from(s.slopes.slice(0, 8), (x) => powerOfTwo(x));
     return t.summary({ n: s.n, m: s.m, power: s.power, h: s.h, slope: fmt(slope), distance: s.len - 1,
       far: fmt(-slope * (s.len - 1)), list: shown.join(", ") + (s.n > 8 ? ", …" : "") });
@@ -244,10 +219,7 @@
   // ---- T5 ---------------------------------------------------------------------------------------------------
 
   function t5Compute(v) {
-    const bidirectional = v.bidirectional === "1";
-    const numBuckets = live.limit("num_buckets", live.number(v, "num_buckets"), LIMITS.num_buckets);
-    const maxDistance = live.limit("max_distance", live.number(v, "max_distance"), LIMITS.max_distance);
-    const reach = live.limit("reach", live.checkInt("reach", live.number(v, "reach"), 1), LIMITS.reach);
+    const { bidirectional, num_buckets: numBuckets, max_distance: maxDistance, reach } = v;
     const bucket = t5RelativeBucket;
     // checks num_buckets and max_distance, with pe_docs' rules
     bucket(0, bidirectional, numBuckets, maxDistance);
@@ -266,14 +238,13 @@
     }
     const far = Array.from({ length: 2 * maxDistance + 3 }, (_, j) => j - maxDistance - 1);
     const used = new Set(bucket(far, bidirectional, numBuckets, maxDistance));
-    const unused = [];
-    for (let b = 0; b < numBuckets; b++) if (!used.has(b)) unused.push(b);
+    const unused = Array.from({ length: numBuckets }, (_, b) => b).filter((b) => !used.has(b));
     return { bidirectional, numBuckets, maxDistance, reach, offsets, buckets, half, exact, last: lo,
       used: used.size, unused };
   }
 
   function t5Render(s, ctx) {
-    const { t, element, svg, chart, path } = ctx;
+    const { t } = ctx;
     const width = ctx.width();
     const c = chart(width, 220, {
       label: t.label(-s.reach, s.reach),
@@ -281,31 +252,20 @@
       y: { lo: -0.5, hi: s.numBuckets - 0.5, label: t.bucketAxis, integer: true },
     });
     const inView = (x) => x >= -s.reach && x <= s.reach;
-    const vline = (x, cls) => inView(x) && c.plot.append(svg("line", { class: cls, x1: ctx.r2(c.sx(x)),
-      x2: ctx.r2(c.sx(x)), y1: c.y1, y2: c.y0 }));
+    const vline = (x, cls) => inView(x) && c.plot.append(svg("line", { class: cls, x1: r2(c.sx(x)),
+      x2: r2(c.sx(x)), y1: c.y1, y2: c.y0 }));
     // exact buckets: a band; max_distance and the last bucket's start: dashed lines
     const left = Math.max(-s.reach, -(s.exact - 0.5));
     const right = s.bidirectional ? Math.min(s.reach, s.exact - 0.5) : 0.5;
-    c.plot.append(svg("rect", { class: "pe-live__band", x: ctx.r2(c.sx(left)), y: c.y1,
-      width: ctx.r2(c.sx(right) - c.sx(left)), height: c.y0 - c.y1 }));
-    for (const x of s.bidirectional ? [-s.maxDistance, s.maxDistance] : [-s.maxDistance]) vline(x, "pe-live__mark");
-    for (const x of s.bidirectional ? [-s.last, s.last] : [-s.last]) {
-      vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3");
-    }
-    const pts = [];
-    s.offsets.forEach((o, j) => {
-      pts.push([c.sx(o - 0.5), c.sy(s.buckets[j])], [c.sx(o + 0.5), c.sy(s.buckets[j])]);
-    });
-    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(pts) }));
-    const legend = element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } }, [
-      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--band" }), t.exactMark]),
-      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--dashed pe-live__c3" }),
-        t.lastMark]),
-      element("span", {}, [element("span", { className: "pe-live__swatch pe-live__swatch--dashed pe-live__cgrey" }),
-        t.maxMark]),
-    ]);
-    ctx.views.replaceChildren(element("figure", {}, [element("figcaption", { textContent: t.buckets }), legend,
-      c.svg]));
+    c.plot.append(svg("rect", { class: "pe-live__band", x: r2(c.sx(left)), y: c.y1,
+      width: r2(c.sx(right) - c.sx(left)), height: c.y0 - c.y1 }));
+    const sides = (x) => (s.bidirectional ? [-x, x] : [-x]);
+    sides(s.maxDistance).forEach((x) => vline(x, "pe-live__mark"));
+    sides(s.last).forEach((x) => vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3"));
+    const steps = s.offsets.flatMap((o, j) => [o - 0.5, o + 0.5].map((x) => [c.sx(x), c.sy(s.buckets[j])]));
+    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(steps) }));
+    ctx.views.replaceChildren(figure(t.buckets, [[t.exactMark, "grey", "pe-live__swatch--band"],
+      [t.lastMark, 3, "pe-live__swatch--dashed"], [t.maxMark, "grey", "pe-live__swatch--dashed"]], c.svg));
     return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,
       maxDistance: s.maxDistance, used: s.used, total: s.numBuckets, unused: s.unused });
   }
@@ -314,9 +274,9 @@
 
   const ALIBI = {
     fields: [
-      { key: "n_heads", value: 8 },
-      { key: "seq_len", value: 8 },
-      { key: "head", value: 1 },
+      { key: "n_heads", value: 8, min: 1, max: 128 },
+      { key: "seq_len", value: 8, min: 2, max: 32 },
+      { key: "head", value: 1, min: 1, max: (v) => v.n_heads, over: (v) => ["head", v.n_heads] },
       { key: "causal", type: "check", value: "1" },
     ],
     text: ALIBI_TEXT,
@@ -326,9 +286,11 @@
   const T5 = {
     fields: [
       { key: "bidirectional", type: "check", value: "1" },
-      { key: "num_buckets", value: 32 },
-      { key: "max_distance", value: 128 },
-      { key: "reach", value: 160 },
+      { key: "num_buckets", value: 32, min: 4, max: 1024 },
+      // more than the exact buckets of one direction (pe_docs' check)
+      { key: "max_distance", value: 128, max: 100000,
+        min: (v) => Math.floor((v.bidirectional ? Math.floor(v.num_buckets / 2) : v.num_buckets) / 2) + 1 },
+      { key: "reach", value: 160, min: 1, max: 5000 },
     ],
     text: T5_TEXT,
     compute: t5Compute,
@@ -336,25 +298,14 @@
   };
 
   function mountBox(root) {
-    const lang = live.language();
-    const parts = {};
-    const children = [];
-    for (const [kind, spec] of [["alibi", ALIBI], ["t5", T5]]) {
-      const part = live.element("section", { className: "pe-live__part", id: `${root.id || "bias"}-${kind}` });
-      Object.assign(part.dataset, root.dataset, { kind });
-      const heading = live.element("p", { className: "pe-live__heading", textContent: spec.text[lang].heading });
-      const body = live.element("div");
-      part.append(heading, body);
-      children.push([part, body, kind, spec]);
-    }
-    root.replaceChildren(...children.map(([part]) => part));
-    for (const [part, body, kind, spec] of children) {
-      Object.assign(body.dataset, part.dataset);
-      body.id = part.id;
-      part.removeAttribute("id");
-      parts[kind] = live.mount(body, spec);
-    }
-    root.peLive = { parts };
+    const parts = [["alibi", ALIBI], ["t5", T5]].map(([kind, spec]) => {
+      const body = element("div", { id: `${root.id || "bias"}-${kind}` });
+      Object.assign(body.dataset, root.dataset, { kind });
+      return [kind, spec, body, element("section", { className: "pe-live__part" }, [
+        element("p", { className: "pe-live__heading", textContent: spec.text[live.language()].heading }), body])];
+    });
+    root.replaceChildren(...parts.map((part) => part[3]));
+    root.peLive = { parts: Object.fromEntries(parts.map(([kind, spec, body]) => [kind, live.mount(body, spec)])) };
     root.classList.add("pe-live--ready");
     root.dataset.state = "ok";
   }

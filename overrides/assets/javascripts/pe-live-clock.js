@@ -6,9 +6,9 @@
   "use strict";
 
   const live = window.peDocs.live;
+  const { element, svg, r2 } = live;
   const TAU = 2 * Math.PI;
   const DEG = 180 / Math.PI;
-  const LIMITS = { position: 1000000, offset: 100000 };
   const RATES = ["2", "10", "100"];
 
   // Angle of every hand at position p, in degrees in [0, 360): torch.rad2deg(torch.remainder(p * w, 2π)).
@@ -74,8 +74,7 @@
   }
 
   function compute(v, d, base) {
-    const p = live.limit("position", live.checkInt("position", live.number(v, "position"), 0), LIMITS.position);
-    const k = live.limit("offset", live.checkInt("offset", live.number(v, "offset"), 0), LIMITS.offset);
+    const [p, k] = [v.position, v.offset];
     const w = Array.from(window.peDocs.inverseFrequencies(d, base));
     const at = clockAngles(p, d, base);
     const next = clockAngles(p + k, d, base);
@@ -86,10 +85,8 @@
   // A point on the face at angle θ (degrees clockwise from twelve) and radius ρ.
   const tip = (cx, cy, rho, theta) => [cx + rho * Math.sin(theta / DEG), cy - rho * Math.cos(theta / DEG)];
 
-  function face(size, hands, label, ctx, arc) {
-    const { svg, r2 } = ctx;
-    const c = size / 2;
-    const R = size / 2 - 6;
+  function face(size, hands, label, arc) {
+    const [c, R] = [size / 2, size / 2 - 6];
     const root = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img",
       "aria-label": label, class: "pe-live__face" });
     root.append(svg("circle", { cx: c, cy: c, r: R, class: "pe-live__dial" }));
@@ -100,16 +97,12 @@
     }
     for (const hand of hands) {
       const rho = R * hand.length;
-      if (arc) {
-        const a = hand.at;
-        const turn = hand.turn;
-        const rr = R * 0.42;
-        if (turn > 0.05 && turn < 359.95) {
-          const [sx, sy] = tip(c, c, rr, a);
-          const [ex, ey] = tip(c, c, rr, a + turn);
-          root.append(svg("path", { class: `pe-live__arc pe-live__c${hand.colour}`,
-            d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
-        }
+      const rr = R * 0.42;
+      if (arc && hand.turn > 0.05 && hand.turn < 359.95) {
+        const [sx, sy] = tip(c, c, rr, hand.at);
+        const [ex, ey] = tip(c, c, rr, hand.at + hand.turn);
+        root.append(svg("path", { class: `pe-live__arc pe-live__c${hand.colour}`,
+          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${hand.turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
       }
       const [qx, qy] = tip(c, c, rho, hand.next);
       root.append(svg("line", { x1: c, y1: c, x2: r2(qx), y2: r2(qy),
@@ -126,7 +119,7 @@
   }
 
   function render(s, ctx) {
-    const { t, element } = ctx;
+    const { t } = ctx;
     const h = s.w.length;
     const width = ctx.width();
     const columns = width >= 560 ? h + 1 : 3;
@@ -136,13 +129,13 @@
     const cells = [];
     const all = Array.from({ length: h }, (_, i) => hand(i));
     cells.push(element("figure", { className: "pe-live__cell" }, [
-      face(size, all, t.faceLabel(s.p, s.q, s.at.map(deg)), ctx, false),
+      face(size, all, t.faceLabel(s.p, s.q, s.at.map(deg)), false),
       element("figcaption", { textContent: t.all(s.p) }),
     ]));
     for (let i = 0; i < h; i++) {
       cells.push(element("figure", { className: "pe-live__cell" }, [
         face(size, [{ ...hand(i), length: 0.92, width: 2.4 }],
-          t.handLabel(i, deg(s.at[i]), deg(s.next[i]), deg(s.turns[i])), ctx, true),
+          t.handLabel(i, deg(s.at[i]), deg(s.next[i]), deg(s.turns[i])), true),
         element("figcaption", {}, [t.hand(i), element("br"), t.turnLabel(deg(s.turns[i]))]),
       ]));
     }
@@ -169,7 +162,7 @@
   // written when it stops.
   function extra(ctx, form) {
     const { t, state } = ctx;
-    const button = ctx.element("button", { type: "button", className: "pe-live__button",
+    const button = element("button", { type: "button", className: "pe-live__button",
       textContent: t.play });
     let frame = 0;
     let origin = 0;
@@ -200,8 +193,7 @@
       frame = requestAnimationFrame(tick);
     });
     button.setAttribute("aria-pressed", "false");
-    form.append(ctx.element("div", { className: "pe-live__field pe-live__field--button" }, [button]));
-    state.stop = stop;
+    form.append(element("div", { className: "pe-live__field pe-live__field--button" }, [button]));
     form.addEventListener("input", (event) => {
       if (event.isTrusted) stop();
     });
@@ -209,8 +201,8 @@
 
   live.register("clock", {
     fields: [
-      { key: "position", value: 0, slider: { min: 0, max: 1000 } },
-      { key: "offset", value: 10, slider: { min: 0, max: 100 } },
+      { key: "position", value: 0, min: 0, max: 1000000, slider: { min: 0, max: 1000 } },
+      { key: "offset", value: 10, min: 0, max: 100000, slider: { min: 0, max: 100 } },
       { key: "rate", type: "select", options: RATES, value: "10" },
     ],
     text: TEXT,

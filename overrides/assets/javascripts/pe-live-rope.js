@@ -7,8 +7,35 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const LIMITS = { d_head: 512, position: 1000000, shift: 1000000 };
+  const { argumentError, element, svg, r2, fmt, chart, figure, path, dot } = live;
   const SHIFTS = 1000; // the score is compared at shifts 0 … SHIFTS
+
+  // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
+  // pair (a, b) -> (a cos − b sin, a sin + b cos) of the angle position · w_i; pair i is (x[2i], x[2i+1])
+  // ("interleaved") or (x[i], x[i + d/2]) ("half").
+  function ropeRotate(x, position, base = 10000, pairing = "half") {
+    if (!(x instanceof Float64Array) && !Array.isArray(x)) throw argumentError(TypeError, "array", "x", x);
+    const d = live.checkEven(x.length, "x.size(-1)");
+    live.checkBase(base);
+    if (pairing !== "interleaved" && pairing !== "half") {
+      throw argumentError(RangeError, "choice", "pairing", pairing, "'interleaved', 'half'");
+    }
+    const p = live.checkInt("position", position);
+    if (Math.abs(p) > 2 ** 53) throw argumentError(RangeError, "exact", "position", p);
+    return rotate(window.peDocs.inverseFrequencies(d, base), x, p, pairing);
+  }
+
+  // ropeRotate with the frequencies w given (the figure turns one vector to many positions).
+  function rotate(w, x, p, pairing) {
+    const out = new Float64Array(x.length);
+    w.forEach((wi, i) => {
+      const [c, s] = [Math.cos(p * wi), Math.sin(p * wi)];
+      const [ia, ib] = features(i, x.length, pairing);
+      out[ia] = x[ia] * c - x[ib] * s;
+      out[ib] = x[ia] * s + x[ib] * c;
+    });
+    return out;
+  }
 
   // Deterministic vectors: "ones", or normal samples from a fixed seed (mulberry32 + Box–Muller).
   function vectors(kind, d) {
@@ -26,7 +53,7 @@
 
   const TEXT = {
     en: {
-      d_head: "head width d_head (even)",
+      head_dim: "head width head_dim (even)",
       base: "base",
       pairing: "pairing",
       "pairing.interleaved": "interleaved",
@@ -58,7 +85,7 @@
         + `stays ${s.score} (largest change ${s.change}).`,
     },
     zh: {
-      d_head: "头维度 d_head（偶数）",
+      head_dim: "头维度 head_dim（偶数）",
       base: "底数 base",
       pairing: "配对方式",
       "pairing.interleaved": "相邻配对",
@@ -90,49 +117,32 @@
     },
   };
 
-  const dot = (a, b) => {
-    let s = 0;
-    for (let j = 0; j < a.length; j++) s += a[j] * b[j];
-    return s;
-  };
-
   // The indices of pair i's two features.
   const features = (i, d, pairing) => (pairing === "interleaved" ? [2 * i, 2 * i + 1] : [i, i + d / 2]);
 
   let scores = null; // the scores at the shifts 0 … SHIFTS, for one setting of everything else
 
   function compute(v) {
-    const d = live.limit("d_head", live.checkEven(live.number(v, "d_head"), "d_head"), LIMITS.d_head);
-    const base = live.checkBase(live.number(v, "base"));
-    const m0 = live.limit("m", live.checkInt("m", live.number(v, "m"), 0), LIMITS.position);
-    const n0 = live.limit("n", live.checkInt("n", live.number(v, "n"), 0), LIMITS.position);
-    const shift = live.limit("shift", live.checkInt("shift", live.number(v, "shift"), 0), LIMITS.shift);
-    const pairing = v.pairing;
+    const { head_dim: d, base, pairing, m: m0, n: n0, shift } = v;
     const [q, k] = vectors(v.vectors, d);
-    const m = m0 + shift;
-    const n = n0 + shift;
-    const qr = window.peDocs.ropeRotate(q, m, base, pairing);
-    const kr = window.peDocs.ropeRotate(k, n, base, pairing);
+    const [m, n] = [m0 + shift, n0 + shift];
+    const qr = ropeRotate(q, m, base, pairing);
+    const kr = ropeRotate(k, n, base, pairing);
     const w = window.peDocs.inverseFrequencies(d, base);
-    const rotate = (x, p) => live.rotate(w, x, p, pairing); // the same operations, w computed once
+    const turn = (x, p) => rotate(w, x, p, pairing); // the same operations, w computed once
     const score = dot(qr, kr);
     // the score at every shift 0 … SHIFTS of both positions (kept while only the shift moves)
     const key = [d, base, pairing, v.vectors, m0, n0].join(" ");
     if (!scores || scores.key !== key) {
       const values = new Float64Array(SHIFTS + 1);
-      for (let s = 0; s <= SHIFTS; s++) values[s] = dot(rotate(q, m0 + s), rotate(k, n0 + s));
+      for (let s = 0; s <= SHIFTS; s++) values[s] = dot(turn(q, m0 + s), turn(k, n0 + s));
       scores = { key, values };
     }
-    let change = 0;
-    for (const x of scores.values) change = Math.max(change, Math.abs(x - score));
+    const change = Math.max(...Array.from(scores.values, (x) => Math.abs(x - score)));
     // the score against the offset, the query at m
     const reach = Math.min(1024, Math.max(48, 2 * Math.abs(n - m) + 8));
-    const offsets = [];
-    const curve = [];
-    for (let o = -reach; o <= reach; o++) {
-      offsets.push(o);
-      curve.push(dot(qr, rotate(k, m + o)));
-    }
+    const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
+    const curve = offsets.map((o) => dot(qr, turn(k, m + o)));
     const angle = (p) => Array.from(w, (x) => {
       const a = (p * x) % (2 * Math.PI);
       return ((a < 0 ? a + 2 * Math.PI : a) * 180) / Math.PI;
@@ -144,15 +154,12 @@
   // Pairs to draw: 0, 1, the middle one and the last (fewer for small heads).
   const shownPairs = (h) => [...new Set([0, 1, Math.floor(h / 2), h - 1].filter((i) => i < h))];
 
-  function pairView(s, i, size, ctx) {
-    const { svg, t, r2 } = ctx;
+  function pairView(s, i, size, t) {
     const [a, b] = features(i, s.d, s.pairing);
-    const c = size / 2;
-    const R = size / 2 - 8;
+    const [c, R] = [size / 2, size / 2 - 8];
     const norm = Math.max(Math.hypot(s.qr[a], s.qr[b]), Math.hypot(s.kr[a], s.kr[b]), 1e-300);
     const point = (x, y) => [c + (R * x) / norm, c - (R * y) / norm];
-    const qa = Math.atan2(s.qr[b], s.qr[a]);
-    const ka = Math.atan2(s.kr[b], s.kr[a]);
+    const [qa, ka] = [Math.atan2(s.qr[b], s.qr[a]), Math.atan2(s.kr[b], s.kr[a])];
     let between = ((ka - qa) * 180) / Math.PI;
     between = ((between % 360) + 540) % 360 - 180; // in [−180, 180)
     const root = svg("svg", { width: size, height: size, viewBox: `0 0 ${size} ${size}`, role: "img",
@@ -174,39 +181,34 @@
         "stroke-width": 2.2 }));
       root.append(svg("circle", { cx: r2(x), cy: r2(y), r: 3.2, class: `pe-live__tip pe-live__c${colour}` }));
     }
-    return ctx.element("figure", { className: "pe-live__cell" }, [
+    return element("figure", { className: "pe-live__cell" }, [
       root,
-      ctx.element("figcaption", {}, [t.pairTitle(i, a, b), ctx.element("br"), t.between(between.toFixed(1))]),
+      element("figcaption", {}, [t.pairTitle(i, a, b), element("br"), t.between(between.toFixed(1))]),
     ]);
   }
 
-  const legend = (ctx, items) => ctx.element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } },
-    items.map(([text, colour, style]) => ctx.element("span", {}, [
-      ctx.element("span", { className: `pe-live__swatch ${style || ""} pe-live__c${colour}` }), text])));
-
   function render(s, ctx) {
-    const { t, element, svg, fmt, chart, path } = ctx;
+    const { t } = ctx;
     const width = ctx.width();
     const h = s.d / 2;
     const pairs = shownPairs(h);
     const columns = width >= 520 ? pairs.length : 2;
     const size = Math.min(150, Math.floor((width - 12 * (columns - 1)) / columns));
-    const faces = element("div", { className: "pe-live__faces" }, pairs.map((i) => pairView(s, i, size, ctx)));
+    const faces = element("div", { className: "pe-live__faces" }, pairs.map((i) => pairView(s, i, size, t)));
 
     const a = chart(width, 190, {
       label: t.anglesLabel(h, s.m, s.n),
-      x: { lo: -0.5, hi: h - 0.5, label: t.pairAxis, integer: true, ticks: ctx.niceTicks(0, h - 1, 6, true) },
+      x: { lo: -0.5, hi: h - 0.5, label: t.pairAxis, integer: true, ticks: live.niceTicks(0, h - 1, 6, true) },
       y: { lo: 0, hi: 360, label: t.angleAxis, ticks: [0, 90, 180, 270, 360] },
     });
     for (const [angles, colour] of [[s.kAngles, 1], [s.qAngles, 0]]) {
       const dots = svg("g", { class: `pe-live__c${colour}` });
-      angles.forEach((x, i) => dots.append(svg("circle", { class: "pe-live__dot", cx: ctx.r2(a.sx(i)),
-        cy: ctx.r2(a.sy(x)), r: h > 64 ? 1.6 : 2.6 })));
+      angles.forEach((x, i) => dots.append(svg("circle", { class: "pe-live__dot", cx: r2(a.sx(i)),
+        cy: r2(a.sy(x)), r: h > 64 ? 1.6 : 2.6 })));
       a.plot.append(dots);
     }
 
-    const lo = Math.min(...s.curve, s.plain);
-    const hi = Math.max(...s.curve, s.plain);
+    const [lo, hi] = [Math.min(...s.curve, s.plain), Math.max(...s.curve, s.plain)];
     const pad = (hi - lo) * 0.06 || 1;
     const b = chart(width, 210, {
       label: t.scoresLabel(s.offsets[0], s.offsets[s.offsets.length - 1], s.n - s.m, fmt(s.score)),
@@ -217,15 +219,13 @@
       d: path([[b.x0, b.sy(s.plain)], [b.x1, b.sy(s.plain)]]) }));
     b.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0",
       d: path(s.offsets.map((o, j) => [b.sx(o), b.sy(s.curve[j])])) }));
-    b.plot.append(svg("circle", { class: "pe-live__ring pe-live__c1", cx: ctx.r2(b.sx(s.n - s.m)),
-      cy: ctx.r2(b.sy(s.score)), r: 4.5 }));
+    b.plot.append(svg("circle", { class: "pe-live__ring pe-live__c1", cx: r2(b.sx(s.n - s.m)),
+      cy: r2(b.sy(s.score)), r: 4.5 }));
 
     ctx.views.replaceChildren(
-      element("figure", {}, [element("figcaption", { textContent: t.pairs }), faces]),
-      element("figure", {}, [element("figcaption", { textContent: t.angles }),
-        legend(ctx, [[t.query, 0, "pe-live__swatch--dot"], [t.key, 1, "pe-live__swatch--dot"]]), a.svg]),
-      element("figure", {}, [element("figcaption", { textContent: t.scores }),
-        legend(ctx, [["q·k", 0], [t.noRope, "grey", "pe-live__swatch--dashed"]]), b.svg]),
+      figure(t.pairs, null, faces),
+      figure(t.angles, [[t.query, 0, "pe-live__swatch--dot"], [t.key, 1, "pe-live__swatch--dot"]], a.svg),
+      figure(t.scores, [["q·k", 0], [t.noRope, "grey", "pe-live__swatch--dashed"]], b.svg),
     );
     return t.summary({ m: s.m, n: s.n, k: s.n - s.m, score: fmt(s.score, 6), plain: fmt(s.plain, 6),
       change: fmt(s.change, 2) });
@@ -233,17 +233,17 @@
 
   live.register("rope", {
     fields: [
-      { key: "d_head", value: 16 },
-      { key: "base", value: 10000, integer: false },
+      { key: "head_dim", value: 16, even: true, max: 512 },
+      { key: "base", value: 10000, real: true, positive: true },
       { key: "pairing", type: "select", options: ["interleaved", "half"], value: "interleaved" },
       { key: "vectors", type: "select", options: ["random", "ones"], value: "random" },
-      { key: "m", value: 3, slider: { min: 0, max: 100 } },
-      { key: "n", value: 8, slider: { min: 0, max: 100 } },
-      { key: "shift", value: 0, slider: { min: 0, max: 1000 } },
+      { key: "m", value: 3, min: 0, max: 1000000, slider: { min: 0, max: 100 } },
+      { key: "n", value: 8, min: 0, max: 1000000, slider: { min: 0, max: 100 } },
+      { key: "shift", value: 0, min: 0, max: 1000000, slider: { min: 0, max: 1000 } },
     ],
     text: TEXT,
-    compute: (v) => compute(v),
+    compute,
     render,
   });
-  window.peDocs.ropeVectors = vectors;
+  Object.assign(window.peDocs, { ropeRotate, ropeVectors: vectors });
 })();

@@ -1,7 +1,7 @@
 // RoPE's context extension, live (relative-schemes; pe-live.js has the frame): a head width, base, trained length
 // L, target length and method (none, position interpolation, NTK-aware, Dynamic NTK at the target length, YaRN,
 // Llama 3) give each pair's frequency and the largest angle it reaches over the target length. The computations
-// are here, as window.peDocs.ropeFrequencies(dHead, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
+// are here, as window.peDocs.ropeFrequencies(headDim, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
 // model's rope_parameters) and ntkAwareFrequencies ≙ ntk_aware_frequencies. A pair whose wavelength exceeds L never
 // completed a turn in training; if the target length turns it further than position L turns it on the trained
 // ladder (relative-schemes' rule: the largest angle, as a position of the trained ladder, beyond L), it is marked.
@@ -9,35 +9,31 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, typeName } = live;
-  const inverseFrequencies = live.inverseFrequencies;
-  const LIMITS = { d_head: 1024, length: 100000000 };
+  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure, path } = live;
+  const inverseFrequencies = window.peDocs.inverseFrequencies;
 
   // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order) ---------
 
   const map = (w, f) => Float64Array.from(w, f);
 
   // Position interpolation: every frequency divided by s (pe_docs.position_interpolation_frequencies).
-  function positionInterpolationFrequencies(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
+  function positionInterpolationFrequencies(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("scale", scale, 1);
     return map(inverseFrequencies(d, base), (x) => x / s);
   }
 
   // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.ntk_aware_base).
-  function ntkAwareBase(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
-    if (d < 4) {
-      throw argumentError(RangeError, `d_head must be >= 4 for the NTK-aware base (exponent d/(d-2)), got ${d}`,
-        "d_head", d, "min", 4);
-    }
+  function ntkAwareBase(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
+    if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
     const s = checkReal("scale", scale, 1);
     return checkBase(base) * Math.pow(s, d / (d - 2));
   }
 
-  function ntkAwareFrequencies(dHead, scale, base = 10000) {
-    const d = checkEven(dHead, "d_head");
-    return inverseFrequencies(d, ntkAwareBase(dHead, scale, base));
+  function ntkAwareFrequencies(headDim, scale, base = 10000) {
+    const d = checkEven(headDim, "head_dim");
+    return inverseFrequencies(d, ntkAwareBase(headDim, scale, base));
   }
 
   // Hugging Face's "dynamic" scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L).
@@ -49,44 +45,33 @@
   }
 
   // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs._yarn_ends).
-  function yarnEnds(dHead, originalLen, base, betaFast, betaSlow) {
-    const d = checkEven(dHead, "d_head");
+  function yarnEnds(headDim, originalLen, base, betaFast, betaSlow) {
+    const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);
     const b = checkBase(base);
-    if (b <= 1) {
-      throw argumentError(RangeError, `base must be > 1 for YaRN (the frequencies must decrease), got ${show(base)}`,
-        "base", base, "above", 1);
-    }
+    if (b <= 1) throw argumentError(RangeError, "yarnBase", "base", base, 1);
     const fast = checkReal("beta_fast", betaFast, 0, true);
     const slow = checkReal("beta_slow", betaSlow, 0, true);
-    if (slow > fast) {
-      throw argumentError(RangeError, `beta_slow must be <= beta_fast=${fast}, got ${slow}`, "beta_slow", slow,
-        "belowFast", fast);
-    }
+    if (slow > fast) throw argumentError(RangeError, "belowFast", "beta_slow", slow, fast, { fix: fast });
     const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(b));
     return [index(fast), index(slow), d];
   }
 
   // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.yarn_boundaries).
-  function yarnBoundaries(dHead, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
-    const [low, high, d] = yarnEnds(dHead, originalLen, base, betaFast, betaSlow);
+  function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
+    const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
     return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
   }
 
-  function yarnFrequencies(dHead, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
-    const d = checkEven(dHead, "d_head");
+  function yarnFrequencies(headDim, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("scale", scale, 1);
     checkBool("truncate", truncate);
-    let low;
-    let high;
-    if (truncate) [low, high] = yarnBoundaries(d, originalLen, base, betaFast, betaSlow);
-    else {
-      const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
-      [low, high] = [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
-    }
+    const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
+    const [low, high] = truncate ? yarnBoundaries(d, originalLen, base, betaFast, betaSlow)
+      : [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
     const span = high !== low ? high - low : 0.001;
-    const w = inverseFrequencies(d, base);
-    return map(w, (x, i) => {
+    return map(inverseFrequencies(d, base), (x, i) => {
       const ramp = Math.min(Math.max((i - low) / span, 0), 1);
       return (1 - ramp) * x + ramp * (x / s);
     });
@@ -94,19 +79,15 @@
 
   const yarnAttentionFactor = (scale) => 0.1 * Math.log(checkReal("scale", scale, 1)) + 1;
 
-  function llama3Frequencies(dHead, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
-    const d = checkEven(dHead, "d_head");
+  function llama3Frequencies(headDim, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
+    const d = checkEven(headDim, "head_dim");
     const s = checkReal("factor", factor, 1);
     const length = checkInt("original_len", originalLen, 1);
     const low = checkReal("low_freq_factor", lowFreqFactor, 0, true);
     const high = checkReal("high_freq_factor", highFreqFactor, 0, true);
-    if (high <= low) {
-      throw argumentError(RangeError, `high_freq_factor must be > low_freq_factor=${low}, got ${show(highFreqFactor)}`,
-        "high_freq_factor", highFreqFactor, "aboveLow", low);
-    }
+    if (high <= low) throw argumentError(RangeError, "aboveLow", "high_freq_factor", highFreqFactor, low);
     return map(inverseFrequencies(d, base), (x) => {
-      const wavelength = (2 * Math.PI) / x;
-      const turns = length / wavelength;
+      const turns = length / ((2 * Math.PI) / x); // over the trained length, at the wavelength 2π / x
       const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
       return (1 - gamma) * (x / s) + gamma * x;
     });
@@ -128,50 +109,37 @@
   // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies): scaling is
   // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys;
   // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
-  // Returns {invFreq: Float64Array(dHead / 2), attentionScaling}.
-  function ropeFrequencies(dHead, base = 10000, scaling = null, seqLen = null) {
-    const d = checkEven(dHead, "head_dim");
+  // Returns {invFreq: Float64Array(headDim / 2), attentionScaling}.
+  function ropeFrequencies(headDim, base = 10000, scaling = null, seqLen = null) {
+    const d = checkEven(headDim, "head_dim");
     const b = checkBase(base);
     if (scaling === null || scaling === undefined) scaling = {};
     if (typeof scaling !== "object" || Array.isArray(scaling)) {
-      throw argumentError(TypeError,
-        `scaling must be a mapping (a config's rope_parameters) or None, got ${typeName(scaling)}`,
-        "scaling", scaling, "mapping");
+      throw argumentError(TypeError, "mapping", "scaling", scaling);
     }
     const params = { ...scaling };
     const ropeType = "rope_type" in params ? params.rope_type : "default";
     delete params.rope_type;
     if (!ROPE_TYPES.includes(ropeType)) {
-      throw argumentError(RangeError,
-        `scaling['rope_type'] must be one of ${quote(ROPE_TYPES)}; got ${show(ropeType)}`, "rope_type", ropeType,
-        "choice", ROPE_TYPES.join(", "));
+      throw argumentError(RangeError, "choice", "scaling['rope_type']", ropeType, quote(ROPE_TYPES));
     }
     if ("rope_theta" in params) {
       const theta = checkBase(params.rope_theta, "scaling['rope_theta']");
       delete params.rope_theta;
-      if (theta !== b) {
-        throw argumentError(RangeError, `scaling['rope_theta']=${show(theta)} differs from base=${show(b)}`,
-          "rope_theta", theta, "theta", b);
-      }
+      if (theta !== b) throw argumentError(RangeError, "theta", "scaling['rope_theta']", theta, b);
     }
     const [required, optional] = ROPE_KEYS[ropeType];
     const missing = required.filter((k) => !(k in params)).sort();
     if (missing.length) {
-      throw argumentError(RangeError, `scaling for rope_type '${ropeType}' needs ${quote(missing)}`, missing[0],
-        undefined, "missing");
+      throw argumentError(RangeError, "missing", missing[0], quote(missing), ropeType);
     }
     const unknown = Object.keys(params).filter((k) => !required.includes(k) && !optional.includes(k)).sort();
     if (unknown.length) {
-      throw argumentError(RangeError, `scaling for rope_type '${ropeType}' has unknown keys ${quote(unknown)}`,
-        unknown[0], undefined, "unknown");
+      throw argumentError(RangeError, "unknown", unknown[0], quote(unknown), ropeType);
     }
     if (seqLen !== null && seqLen !== undefined) {
       checkInt("seq_len", seqLen, 1);
-      if (ropeType !== "dynamic") {
-        throw argumentError(RangeError,
-          `seq_len is used by rope_type 'dynamic' only, got seq_len=${seqLen} for '${ropeType}'`, "seq_len", seqLen,
-          "dynamicOnly");
-      }
+      if (ropeType !== "dynamic") throw argumentError(RangeError, "dynamicOnly", "seq_len", seqLen, ropeType);
     }
     const key = (name) => `scaling['${name}']`;
     const result = (invFreq, attentionScaling) => ({ invFreq, attentionScaling });
@@ -180,10 +148,7 @@
     if (ropeType === "linear") return result(positionInterpolationFrequencies(d, factor, b), 1);
     const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
     if (ropeType === "dynamic") {
-      if (d < 4) {
-        throw argumentError(RangeError, `head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got ${d}`,
-          "head_dim", d, "min", 4);
-      }
+      if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
       const scale = dynamicNtkScale(factor, seqLen !== null && seqLen !== undefined ? seqLen : original, original);
       return result(ntkAwareFrequencies(d, scale, b), 1);
     }
@@ -192,11 +157,9 @@
       const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
       return result(llama3Frequencies(d, factor, original, b, low, high), 1);
     }
-    // null is the default; 0 is refused, not replaced (transformers reads 0 as the default)
-    const beta = (name, fallback) => (params[name] === undefined || params[name] === null ? fallback
-      : checkReal(key(name), params[name], 0, true));
-    const betaFast = beta("beta_fast", 32);
-    const betaSlow = beta("beta_slow", 1);
+    // None is the default; 0 is refused, not replaced (transformers' `get("beta_fast") or 32` reads 0 as the default)
+    const beta = (name, fallback) => (params[name] == null ? fallback : checkReal(key(name), params[name], 0, true));
+    const [betaFast, betaSlow] = [beta("beta_fast", 32), beta("beta_slow", 1)];
     const truncate = "truncate" in params ? params.truncate : true;
     checkBool(key("truncate"), truncate);
     const w = yarnFrequencies(d, factor, original, b, betaFast, betaSlow, truncate);
@@ -222,7 +185,7 @@
 
   const TEXT = {
     en: {
-      d_head: "head width d_head (even)",
+      head_dim: "head width head_dim (even)",
       base: "base (rope_theta)",
       original: "trained length L",
       target: "target length",
@@ -240,10 +203,6 @@
       low_freq_factor: "low_freq_factor",
       high_freq_factor: "high_freq_factor",
       names: { original: "L", original_len: "L", target: "the target length", seq_len: "the target length" },
-      errors: {
-        belowFast: (e) => `${e.argument} must be <= beta_fast = ${e.limit}, got ${show(e.value)}`,
-        aboveLow: (e) => `${e.argument} must be > low_freq_factor = ${e.limit}, got ${show(e.value)}`,
-      },
       frequencies: "Frequency w_i of each pair (log scale)",
       angles: "Largest angle of each pair, in turns (log scale)",
       trained: "trained",
@@ -268,7 +227,7 @@
         + `${s.scaling}${s.scaling !== "1" ? ` (scores × ${s.squared})` : ""}.`,
     },
     zh: {
-      d_head: "头维度 d_head（偶数）",
+      head_dim: "头维度 head_dim（偶数）",
       base: "底数 base（rope_theta）",
       original: "训练长度 L",
       target: "目标长度",
@@ -286,10 +245,6 @@
       low_freq_factor: "low_freq_factor",
       high_freq_factor: "high_freq_factor",
       names: { original: "训练长度 L", original_len: "训练长度 L", target: "目标长度", seq_len: "目标长度" },
-      errors: {
-        belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
-        aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${e.limit}，收到的是 ${show(e.value)}`,
-      },
       frequencies: "每一对的频率 w_i（对数坐标）",
       angles: "每一对达到的最大角度，以圈计（对数坐标）",
       trained: "训练时",
@@ -316,28 +271,22 @@
   // The method's frequencies and attention scaling: a transformers rope_parameters dictionary for ropeFrequencies,
   // except the static NTK-aware base, which has no rope_type of its own.
   function frequencies(method, d, base, L, T, v) {
-    const real = (key) => live.number(v, key);
     if (method === "none") return ropeFrequencies(d, base, null);
-    const factor = real("factor");
+    const factor = v.factor;
     if (method === "ntk") return { invFreq: ntkAwareFrequencies(d, factor, base), attentionScaling: 1 };
     const scaling = { rope_type: method, factor };
     if (method !== "linear") scaling.original_max_position_embeddings = L;
     if (method === "yarn") {
-      Object.assign(scaling, { beta_fast: real("beta_fast"), beta_slow: real("beta_slow"),
-        truncate: v.truncate === "1" });
+      Object.assign(scaling, { beta_fast: v.beta_fast, beta_slow: v.beta_slow, truncate: v.truncate });
     }
     if (method === "llama3") {
-      Object.assign(scaling, { low_freq_factor: real("low_freq_factor"), high_freq_factor: real("high_freq_factor") });
+      Object.assign(scaling, { low_freq_factor: v.low_freq_factor, high_freq_factor: v.high_freq_factor });
     }
     return ropeFrequencies(d, base, scaling, method === "dynamic" ? T : null);
   }
 
   function compute(v, t) {
-    const d = live.limit("d_head", live.checkEven(live.number(v, "d_head"), "d_head"), LIMITS.d_head);
-    const base = live.checkBase(live.number(v, "base"));
-    const L = live.limit("original", live.checkInt("original", live.number(v, "original"), 1), LIMITS.length);
-    const T = live.limit("target", live.checkInt("target", live.number(v, "target"), 1), LIMITS.length);
-    const method = v.method;
+    const { head_dim: d, base, original: L, target: T, method } = v;
     let result;
     try {
       result = frequencies(method, d, base, L, T, v);
@@ -371,10 +320,6 @@
       trainedTurns, targetTurns, slow, beyond, farthest, worst };
   }
 
-  const legend = (ctx, items) => ctx.element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } },
-    items.map(([text, colour, style]) => ctx.element("span", {}, [
-      ctx.element("span", { className: `pe-live__swatch ${style || ""} pe-live__c${colour}` }), text])));
-
   function logRange(values) {
     let lo = Infinity;
     let hi = -Infinity;
@@ -387,10 +332,11 @@
   }
 
   function render(s, ctx) {
-    const { t, element, svg, chart, path, fmt, r2, ranges } = ctx;
+    const { t } = ctx;
+    const { chart, ranges } = live;
     const width = ctx.width();
     const h = s.d / 2;
-    const pairTicks = ctx.niceTicks(0, h - 1, Math.max(2, Math.floor(width / 80)), true);
+    const pairTicks = live.niceTicks(0, h - 1, Math.max(2, Math.floor(width / 80)), true);
     const xs = { lo: -0.5, hi: h - 0.5, label: t.pairAxis, ticks: pairTicks };
     const band = (c) => s.slow.length && c.plot.append(svg("rect", { class: "pe-live__band",
       x: r2(c.sx(s.slow[0] - 0.5)), y: c.y1, width: r2(c.sx(h - 0.5) - c.sx(s.slow[0] - 0.5)), height: c.y0 - c.y1 }));
@@ -420,14 +366,10 @@
       b.plot.append(svg("circle", { class: "pe-live__dot pe-live__c3", cx: r2(b.sx(i)), cy: r2(b.sy(s.targetTurns[i])),
         r: h > 64 ? 2.2 : 3 }));
     }
-    ctx.views.replaceChildren(
-      element("figure", {}, [element("figcaption", { textContent: t.frequencies }),
-        legend(ctx, [[t.trained, "grey", "pe-live__swatch--dashed"], [t.scaled, 0],
-          [t.slowBand, "grey", "pe-live__swatch--band"]]), a.svg]),
-      element("figure", {}, [element("figcaption", { textContent: t.angles }),
-        legend(ctx, [[t.trained, "grey", "pe-live__swatch--dashed"], [t.target_, 0],
-          [t.beyond, 3, "pe-live__swatch--dot"], [t.slowBand, "grey", "pe-live__swatch--band"]]), b.svg]),
-    );
+    const trained = [t.trained, "grey", "pe-live__swatch--dashed"];
+    const slowBand = [t.slowBand, "grey", "pe-live__swatch--band"];
+    ctx.views.replaceChildren(figure(t.frequencies, [trained, [t.scaled, 0], slowBand], a.svg),
+      figure(t.angles, [trained, [t.target_, 0], [t.beyond, 3, "pe-live__swatch--dot"], slowBand], b.svg));
     return t.summary({ h, L: fmt(s.L, 12), T: fmt(s.T, 12), name: s.name, slow: s.slow.length,
       slowList: ranges(s.slow), beyond: s.beyond.length, beyondList: ranges(s.beyond), worst: s.worst,
       worstAt: s.worst >= 0 ? fmt(Math.round(s.farthest[s.worst]), 12) : "",
@@ -438,17 +380,18 @@
   const when = (...methods) => (v) => methods.includes(v.method);
   live.register("scaling", {
     fields: [
-      { key: "d_head", value: 128 },
-      { key: "base", value: 10000, integer: false },
-      { key: "original", value: 4096 },
-      { key: "target", value: 32768 },
+      { key: "head_dim", value: 128, even: true, max: 1024 },
+      { key: "base", value: 10000, real: true, positive: true },
+      { key: "original", value: 4096, min: 1, max: 100000000 },
+      { key: "target", value: 32768, min: 1, max: 100000000 },
       { key: "method", type: "select", options: METHODS, value: "yarn" },
-      { key: "factor", value: 8, integer: false, when: when("linear", "ntk", "dynamic", "yarn", "llama3") },
-      { key: "beta_fast", value: 32, integer: false, when: when("yarn") },
-      { key: "beta_slow", value: 1, integer: false, when: when("yarn") },
+      { key: "factor", value: 8, real: true, min: 1, when: when("linear", "ntk", "dynamic", "yarn", "llama3") },
+      { key: "beta_fast", value: 32, real: true, min: 0, open: true, when: when("yarn") },
+      { key: "beta_slow", value: 1, real: true, min: 0, open: true, when: when("yarn"), max: (v) => v.beta_fast,
+        over: (v) => ["belowFast", v.beta_fast] },
       { key: "truncate", type: "check", value: "1", when: when("yarn") },
-      { key: "low_freq_factor", value: 1, integer: false, when: when("llama3") },
-      { key: "high_freq_factor", value: 4, integer: false, when: when("llama3") },
+      { key: "low_freq_factor", value: 1, real: true, min: 0, open: true, when: when("llama3") },
+      { key: "high_freq_factor", value: 4, real: true, min: 0, open: true, when: when("llama3") },
     ],
     text: TEXT,
     compute,

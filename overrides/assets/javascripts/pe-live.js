@@ -1,196 +1,166 @@
-// The live figures of the site ("see it move"): start here's clock hands, RoPE on relative, ALiBi and T5's buckets
-// and RoPE's context extension on relative-schemes. No dependencies, no network; every picture is SVG drawn here.
+// The explorers of the site: the table on formula and wavelength, start here's clock hands, RoPE on relative, ALiBi
+// and T5's buckets and RoPE's context extension on relative-schemes. No dependencies, no network; every chart is
+// SVG drawn here, in Material's colour variables (both schemes, no redraw when the scheme changes).
 //
-// This file holds what they share:
-// - pe_docs' argument checks, the frequencies w_i = base^(−2i/d) and RoPE's rotation (window.peDocs.ropeRotate ≙
-//   pe_docs.rope_rotate, float64); each figure's file adds its own computations to window.peDocs (ropeFrequencies
-//   in pe-live-scaling.js, alibiSlopes and t5RelativeBucket in pe-live-bias.js), and tests/test_live.py compares
-//   them all with pe_docs in a real browser;
-// - the page's language and the messages for bad settings;
-// - one explorer's frame (peDocs.live.mount): labelled controls, a message in place of the views for bad settings,
-//   a summary that states the plot's key numbers as text, and the settings kept in the page's address (query
-//   parameters `<kind>.<setting>`, written as the reader changes them; opening the address restores them);
-// - small SVG charts whose colours are Material's variables (both schemes, no redraw when the scheme changes).
-// Each figure is its own file, pe-live-<kind>.js, that calls peDocs.live.register(kind, spec). overrides/main.html
-// loads this file and the figures of a page that embeds <div class="pe-live" data-kind="<kind>" id=… data-…>;
-// the div's own text (what the still figure shows) is what a reader without JavaScript sees.
+// This file is the one frame they share:
+// - pe_docs' argument checks and every message, in one table (MESSAGES): the English ones read as pe_docs' own
+//   (tests/test_live.py compares them), the Chinese ones say the same; the frequencies w_i = base^(−2i/d);
+// - one explorer (peDocs.live.mount): labelled fields, each number field stating its range and stepped by the arrow
+//   keys (Shift: ten steps); a message in place of the views for a bad setting; a change that puts another field
+//   out of its range adapts that field and says so, or names it beside the message and keeps the figures; a summary
+//   that states the plot's key numbers as text; the settings kept in the page's address (query parameters
+//   `<kind>.<setting>`, written as the reader changes them; opening the address restores them);
+// - small SVG charts (peDocs.live.chart).
+// Each explorer is its own file, pe-live-<kind>.js, that calls peDocs.live.register(kind, spec) and adds its own
+// computations to window.peDocs (tests/test_live.py compares them with pe_docs in a real browser).
+// overrides/main.html loads this file and the explorers of a page that embeds <div class="pe-live"
+// data-kind="<kind>" id=… data-…>; the div's own text (what the still figures show) is what a reader without
+// JavaScript sees.
 (function () {
   "use strict";
 
   const peDocs = (window.peDocs = window.peDocs || {});
 
-  // ---- checks, as pe_docs/_checks.py ------------------------------------------------------------------------
+  // ---- values as Python prints them ---------------------------------------------------------------------------
 
-  // A value as pe_docs' messages print it (Python's repr: nan, inf, 'text', True).
+  // repr() of a value as Python holds it: a whole number as an int (7), another as a float (2.5, 1e-05, nan, inf);
+  // 'text', True, None.
   function show(value) {
-    if (typeof value === "number") {
-      if (Number.isNaN(value)) return "nan";
-      if (value === Infinity) return "inf";
-      if (value === -Infinity) return "-inf";
-      return String(value);
-    }
+    if (typeof value === "number") return Number.isInteger(value) ? String(value) : pyFloat(value);
     if (typeof value === "string") return `'${value}'`;
     if (typeof value === "boolean") return value ? "True" : "False";
     if (value === null || value === undefined) return "None";
     return JSON.stringify(value);
   }
-
-  const typeName = (value) =>
-    value === null || value === undefined ? "NoneType" : Array.isArray(value) ? "list" : typeof value === "string"
-      ? "str" : typeof value === "boolean" ? "bool" : typeof value;
-
-  // TypeError for the wrong kind of value, RangeError for a bad value (pe_docs: TypeError / ValueError). The message
-  // is pe_docs'; `argument`, `value`, `rule` and `limit` let the page say it in its own language.
-  function argumentError(Kind, message, argument, value, rule, limit) {
-    const err = new Kind(message);
-    Object.assign(err, { argument, value, rule, limit });
-    return err;
+  const typeName = (value) => value === null || value === undefined ? "NoneType" : Array.isArray(value) ? "list"
+    : typeof value === "string" ? "str" : typeof value === "boolean" ? "bool"
+      : typeof value === "number" ? (Number.isInteger(value) ? "int" : "float") : typeof value;
+  // repr() of a Python float (what pe_docs holds after check_real): 1.0, 0.5, 1e-05, 1e+16, nan, -inf.
+  function pyFloat(x) {
+    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+    const a = Math.abs(x);
+    const exponent = (_, sign, digit) => `e${sign}0${digit}`; // two digits at least, as Python
+    if (a && (a < 1e-4 || a >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, exponent);
+    return Number.isInteger(x) ? x.toFixed(1) : String(x);
   }
+
+  // ---- every message, keyed by rule: e = {argument, value, limit} ---------------------------------------------
+
+  const MESSAGES = {
+    en: {
+      integer: (e) => `${e.argument} must be an integer, got ${show(e.value)} of type ${typeName(e.value)}`,
+      real: (e) => `${e.argument} must be a real number, got ${show(e.value)} of type ${typeName(e.value)}`,
+      bool: (e) => `${e.argument} must be a bool, got ${show(e.value)}`,
+      min: (e) => `${e.argument} must be >= ${e.limit}, got ${show(e.value)}`,
+      above: (e) => `${e.argument} must be > ${e.limit}, got ${show(e.value)}`,
+      max: (e) => `${e.argument} must be <= ${e.limit} in this explorer, got ${show(e.value)}`,
+      even: (e) => `${e.argument} must be even (each frequency fills one sin and one cos column), got ${show(e.value)}`,
+      finite: (e) => `${e.argument} must be finite, got ${show(e.value)}`,
+      positive: (e) => `${e.argument} must be finite and > 0, got ${show(e.value)}`,
+      empty: (e) => `${e.argument} is empty or not a number`,
+      choice: (e) => `${e.argument} must be one of ${e.limit}; got ${show(e.value)}`,
+      below: (e) => `${e.argument} must be < max_len = ${e.limit}, got ${show(e.value)}`,
+      column: (e) => `columns must be integers from 0 to d_model - 1 = ${e.limit}, got ${e.value}`,
+      count: (e) => `columns must list 1 to 3 column numbers, got ${e.value}`,
+      head: (e) => `${e.argument} must be between 1 and n_heads = ${e.limit}, got ${show(e.value)}`,
+      evenBuckets: (e) => `${e.argument} must be even when bidirectional, got ${show(e.value)}`,
+      ntk: (e) => `${e.argument} must be >= 4 for the NTK-aware base (exponent d/(d-2)), got ${show(e.value)}`,
+      yarnBase: (e) => `${e.argument} must be > 1 for YaRN (the frequencies must decrease), got ${show(e.value)}`,
+      belowFast: (e) => `${e.argument} must be <= beta_fast=${pyFloat(e.limit)}, got ${pyFloat(e.value)}`,
+      aboveLow: (e) => `${e.argument} must be > low_freq_factor=${pyFloat(e.limit)}, got ${show(e.value)}`,
+      exact: (e) => `positions must lie in [-2**53, 2**53] (exact in float64), got ${e.value}`,
+      array: (e) => `${e.argument} must be an array of numbers, got ${typeName(e.value)}`,
+      mapping: (e) => `${e.argument} must be a mapping (a config's rope_parameters) or None, got ${typeName(e.value)}`,
+      theta: (e) => `${e.argument}=${show(e.value)} differs from base=${show(e.limit)}; pass base=${show(e.value)}`,
+      missing: (e) => `scaling for rope_type '${e.limit}' needs ${e.value}`,
+      unknown: (e) => `scaling for rope_type '${e.limit}' has unknown keys ${e.value}`,
+      dynamicOnly: (e) => `seq_len is used by rope_type 'dynamic' only, got seq_len=${e.value} for '${e.limit}'`,
+      adjusted: (name, from, to, why) => `${name} changed from ${from} to ${to}: ${why}.`,
+    },
+    zh: {
+      integer: (e) => `${e.argument} 必须是整数，收到的是 ${show(e.value)}`,
+      real: (e) => `${e.argument} 必须是实数，收到的是 ${show(e.value)}`,
+      bool: (e) => `${e.argument} 必须是布尔值，收到的是 ${show(e.value)}`,
+      min: (e) => `${e.argument} 必须 ≥ ${e.limit}，收到的是 ${show(e.value)}`,
+      above: (e) => `${e.argument} 必须 > ${e.limit}，收到的是 ${show(e.value)}`,
+      max: (e) => `${e.argument} 在这个交互演示里最大为 ${e.limit}，收到的是 ${show(e.value)}`,
+      even: (e) => `${e.argument} 必须是偶数（每个频率占一列正弦、一列余弦），收到的是 ${show(e.value)}`,
+      finite: (e) => `${e.argument} 必须是有限数，收到的是 ${show(e.value)}`,
+      positive: (e) => `${e.argument} 必须是有限的正数，收到的是 ${show(e.value)}`,
+      empty: (e) => `${e.argument} 为空或不是数字`,
+      choice: (e) => `${e.argument} 必须是 ${e.limit} 之一，收到的是 ${show(e.value)}`,
+      below: (e) => `${e.argument} 必须小于 max_len = ${e.limit}，收到的是 ${show(e.value)}`,
+      column: (e) => `columns 中的列号必须是 0 到 d_model − 1 = ${e.limit} 之间的整数，收到的是 ${e.value}`,
+      count: (e) => `columns 需要 1 到 3 个列号，收到的是 ${e.value}`,
+      head: (e) => `${e.argument} 必须在 1 到 n_heads = ${e.limit} 之间，收到的是 ${show(e.value)}`,
+      evenBuckets: (e) => `双向（bidirectional）时 ${e.argument} 必须是偶数，收到的是 ${show(e.value)}`,
+      ntk: (e) => `${e.argument} 必须 ≥ 4（NTK-aware 底数的指数是 d/(d−2)），收到的是 ${show(e.value)}`,
+      yarnBase: (e) => `YaRN 要求 ${e.argument} > 1（频率必须递减），收到的是 ${show(e.value)}`,
+      belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
+      aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${e.limit}，收到的是 ${show(e.value)}`,
+      adjusted: (name, from, to, why) => `${name} 已从 ${from} 改为 ${to}：${why}。`,
+    },
+  };
+
+  // TypeError for the wrong kind of value, RangeError for a bad value (pe_docs: TypeError / ValueError), with
+  // pe_docs' message. `more`: `fix`, the nearest good value (the frame adapts a field to it), `field`.
+  function argumentError(Kind, rule, argument, value, limit, more) {
+    const err = new Kind(MESSAGES.en[rule]({ argument, value, limit }));
+    return Object.assign(err, { rule, argument, value, limit }, more);
+  }
+
+  // ---- checks, as pe_docs/_checks.py --------------------------------------------------------------------------
 
   function checkInt(name, value, minimum) {
     if (typeof value !== "number" || !Number.isInteger(value)) {
-      throw argumentError(TypeError, `${name} must be an integer, got ${show(value)} of type ${typeName(value)}`,
-        name, value, "integer");
+      throw argumentError(TypeError, "integer", name, value);
     }
     if (minimum !== undefined && value < minimum) {
-      throw argumentError(RangeError, `${name} must be >= ${minimum}, got ${value}`, name, value, "min", minimum);
+      throw argumentError(RangeError, "min", name, value, minimum, { fix: minimum });
     }
     return value;
   }
 
   function checkEven(value, name) {
-    const d = checkInt(name, value, 1);
-    if (d % 2) {
-      throw argumentError(RangeError,
-        `${name} must be even (each frequency fills one sin and one cos column), got ${d}`, name, d, "even");
-    }
-    return d;
+    if (checkInt(name, value, 1) % 2) throw argumentError(RangeError, "even", name, value);
+    return value;
   }
 
-  function checkBase(value, name = "base") {
-    if (typeof value !== "number") {
-      throw argumentError(TypeError, `${name} must be a real number, got ${show(value)} of type ${typeName(value)}`,
-        name, value, "real");
-    }
-    if (!Number.isFinite(value) || value <= 0) {
-      throw argumentError(RangeError, `${name} must be finite and > 0, got ${show(value)}`, name, value, "positive");
+  function checkReal(name, value, minimum, open) {
+    if (typeof value !== "number") throw argumentError(TypeError, "real", name, value);
+    if (!Number.isFinite(value)) throw argumentError(RangeError, "finite", name, value);
+    if (minimum !== undefined && (open ? value <= minimum : value < minimum)) {
+      throw argumentError(RangeError, open ? "above" : "min", name, value, pyFloat(minimum),
+        open ? {} : { fix: minimum });
     }
     return value;
   }
 
-  // pe_docs' check_real: a finite number within [minimum, maximum] (minimum excluded with `open`).
-  function checkReal(name, value, minimum, open) {
-    if (typeof value !== "number") {
-      throw argumentError(TypeError, `${name} must be a real number, got ${show(value)} of type ${typeName(value)}`,
-        name, value, "real");
-    }
-    if (!Number.isFinite(value)) {
-      throw argumentError(RangeError, `${name} must be finite, got ${show(value)}`, name, value, "finite");
-    }
-    if (minimum !== undefined && (open ? value <= minimum : value < minimum)) {
-      throw argumentError(RangeError, `${name} must be ${open ? ">" : ">="} ${minimum}, got ${show(value)}`,
-        name, value, open ? "above" : "min", minimum);
-    }
+  function checkBase(value, name = "base") {
+    if (typeof value !== "number") throw argumentError(TypeError, "real", name, value);
+    if (!Number.isFinite(value) || value <= 0) throw argumentError(RangeError, "positive", name, value);
     return value;
   }
 
   function checkBool(name, value) {
-    if (typeof value !== "boolean") {
-      throw argumentError(TypeError, `${name} must be a bool, got ${show(value)}`, name, value, "bool");
-    }
+    if (typeof value !== "boolean") throw argumentError(TypeError, "bool", name, value);
     return value;
   }
-
-  // ---- the computations -------------------------------------------------------------------------------------
 
   // w_i = base ** -(2i / d), i = 0 … d/2 − 1: pe_docs.inverse_frequencies (torch.pow(base, -(two_i / d))).
   function inverseFrequencies(d, base = 10000) {
     checkEven(d, "d_model");
     checkBase(base);
-    const w = new Float64Array(d / 2);
-    for (let i = 0; i < w.length; i++) w[i] = Math.pow(base, -((2 * i) / d));
-    return w;
+    return Float64Array.from({ length: d / 2 }, (_, i) => Math.pow(base, -((2 * i) / d)));
   }
-
-  // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
-  // pair (a, b) -> (a cos − b sin, a sin + b cos) of the angle position · w_i; pair i is (x[2i], x[2i+1])
-  // ("interleaved") or (x[i], x[i + d/2]) ("half").
-  function ropeRotate(x, position, base = 10000, pairing = "interleaved") {
-    if (!(x instanceof Float64Array) && !Array.isArray(x)) {
-      throw argumentError(TypeError, `x must be an array of numbers, got ${typeName(x)}`, "x", x, "array");
-    }
-    const d = checkEven(x.length, "x.size(-1)");
-    checkBase(base);
-    if (pairing !== "interleaved" && pairing !== "half") {
-      throw argumentError(RangeError, `pairing must be one of 'interleaved', 'half'; got ${show(pairing)}`,
-        "pairing", pairing, "choice", "interleaved, half");
-    }
-    const p = checkInt("position", position);
-    if (Math.abs(p) > 2 ** 53) {
-      throw argumentError(RangeError, `positions must lie in [-2**53, 2**53] (exact in float64), got ${p}`,
-        "position", p, "exact");
-    }
-    return rotate(inverseFrequencies(d, base), x, p, pairing);
-  }
-
-  // ropeRotate with the frequencies w given (the figures turn one vector to many positions).
-  function rotate(w, x, p, pairing) {
-    const d = x.length;
-    const out = new Float64Array(d);
-    const interleaved = pairing === "interleaved";
-    for (let i = 0; i < w.length; i++) {
-      const angle = p * w[i];
-      const c = Math.cos(angle);
-      const s = Math.sin(angle);
-      const ia = interleaved ? 2 * i : i;
-      const ib = interleaved ? 2 * i + 1 : i + d / 2;
-      const a = x[ia];
-      const bb = x[ib];
-      out[ia] = a * c - bb * s;
-      out[ib] = a * s + bb * c;
-    }
-    return out;
-  }
-
-  Object.assign(peDocs, { ropeRotate });
-  if (!peDocs.inverseFrequencies) peDocs.inverseFrequencies = inverseFrequencies; // pe-explorer.js has its own
-
-  // ---- the page's language and shared messages --------------------------------------------------------------
+  peDocs.inverseFrequencies = inverseFrequencies;
 
   const language = () => ((document.documentElement.lang || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 
-  // Messages for bad settings, keyed by an error's `rule` (the figures add their own).
-  const ERRORS = {
-    en: {
-      integer: (e) => `${e.argument} must be an integer, got ${show(e.value)}`,
-      min: (e) => `${e.argument} must be >= ${e.limit}, got ${show(e.value)}`,
-      above: (e) => `${e.argument} must be > ${e.limit}, got ${show(e.value)}`,
-      max: (e) => `${e.argument} must be <= ${e.limit} in this explorer, got ${show(e.value)}`,
-      even: (e) => `${e.argument} must be even (each frequency turns one pair of features), got ${show(e.value)}`,
-      real: (e) => `${e.argument} must be a real number, got ${show(e.value)}`,
-      finite: (e) => `${e.argument} must be finite, got ${show(e.value)}`,
-      positive: (e) => `${e.argument} must be finite and > 0, got ${show(e.value)}`,
-      empty: (e) => `${e.argument} is empty or not a number`,
-      choice: (e) => `${e.argument} must be one of ${e.limit}, got ${show(e.value)}`,
-    },
-    zh: {
-      integer: (e) => `${e.argument} 必须是整数，收到的是 ${show(e.value)}`,
-      min: (e) => `${e.argument} 必须 ≥ ${e.limit}，收到的是 ${show(e.value)}`,
-      above: (e) => `${e.argument} 必须 > ${e.limit}，收到的是 ${show(e.value)}`,
-      max: (e) => `${e.argument} 在这个交互演示里最大为 ${e.limit}，收到的是 ${show(e.value)}`,
-      even: (e) => `${e.argument} 必须是偶数（每个频率转动一对特征），收到的是 ${show(e.value)}`,
-      real: (e) => `${e.argument} 必须是实数，收到的是 ${show(e.value)}`,
-      finite: (e) => `${e.argument} 必须是有限数，收到的是 ${show(e.value)}`,
-      positive: (e) => `${e.argument} 必须是有限的正数，收到的是 ${show(e.value)}`,
-      empty: (e) => `${e.argument} 为空或不是数字`,
-      choice: (e) => `${e.argument} 必须是 ${e.limit} 之一，收到的是 ${show(e.value)}`,
-    },
-  };
+  // ---- numbers for the reader ---------------------------------------------------------------------------------
 
-  // ---- numbers for the reader ------------------------------------------------------------------------------
-
-  const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-  const power10 = (e) => `10${String(e).replace(/./g, (ch) => SUPERSCRIPT[ch])}`;
+  const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+  const power = (base, e) => `${base}${String(e).replace("-", "⁻").replace(/\d/g, (c) => SUPERSCRIPT[c])}`;
 
   // `digits` significant digits; thousands separated by a narrow space; a true minus sign.
   function fmt(x, digits = 4) {
@@ -199,14 +169,14 @@
     const a = Math.abs(x);
     if (a >= 1e15 || a < 1e-4) {
       const [m, e] = x.toExponential(digits - 1).split("e");
-      return `${Number(m)}·${power10(Number(e))}`.replace("-", "−");
+      return `${Number(m)}·${power(10, Number(e))}`.replace("-", "−");
     }
     let s = a >= Math.pow(10, digits) ? String(Math.round(x)) : String(Number(x.toPrecision(digits)));
     if (/^-?\d{5,}/.test(s)) s = s.replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
     return s.replace("-", "−");
   }
 
-  // Pair indices as ranges: [0, 1, 2, 5] -> "0–2, 5".
+  // Indices as ranges: [0, 1, 2, 5] -> "0–2, 5".
   function ranges(indices) {
     const parts = [];
     for (let k = 0; k < indices.length; k++) {
@@ -218,7 +188,7 @@
     return parts.join(", ");
   }
 
-  // ---- DOM and SVG ------------------------------------------------------------------------------------------
+  // ---- DOM and SVG --------------------------------------------------------------------------------------------
 
   function element(tag, props, children) {
     const el = document.createElement(tag);
@@ -230,19 +200,24 @@
     return el;
   }
 
-  const SVG_NS = "http://www.w3.org/2000/svg";
   function svg(tag, attrs, children) {
-    const el = document.createElementNS(SVG_NS, tag);
+    const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) el.setAttribute(k, v);
-    for (const child of children || []) {
-      if (child === null || child === undefined) continue;
-      el.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
+    for (const child of children || []) if (child !== null && child !== undefined) el.append(child);
     return el;
   }
 
   const r2 = (x) => Math.round(x * 100) / 100;
+  const dot = (a, b) => a.reduce((sum, x, j) => sum + x * b[j], 0); // in order, as a loop
   const path = (points) => points.map(([x, y], j) => `${j ? "L" : "M"}${r2(x)} ${r2(y)}`).join("");
+
+  // A figure: its caption, a legend ([text, colour, swatch style]…) and its content.
+  const figure = (caption, legend, ...content) => element("figure", {}, [
+    element("figcaption", { textContent: caption }),
+    legend && element("div", { className: "pe-live__legend", attrs: { "aria-hidden": "true" } },
+      legend.map(([text, colour, style]) => element("span", {}, [
+        element("span", { className: `pe-live__swatch ${style || ""} pe-live__c${colour}` }), text]))),
+    ...content]);
 
   // About `count` round ticks (1, 2 or 5 times a power of 10) from lo to hi; whole numbers if `integer`.
   function niceTicks(lo, hi, count, integer) {
@@ -256,47 +231,43 @@
     return out;
   }
 
-  // A chart: an <svg> `width` × `height` with axes, ticks and labels; returns {svg, sx, sy, plot} where sx, sy
-  // map data to pixels and `plot` is the group to draw the data into (clipped to the axes' box).
-  // spec: {x: {lo, hi, label, ticks?, log?}, y: {…, log?}, label: the chart's text alternative}.
+  // A chart: an <svg> `width` × `height` with axes, ticks and labels; returns {svg, sx, sy, plot, x0, x1, y0, y1}
+  // where sx, sy map data to pixels and `plot` is the group to draw the data into (clipped to the axes' box).
+  // spec: {x: {lo, hi, label, ticks?, log?, integer?, format?}, y: {…}, label: the chart's text alternative,
+  // margin?}; an axis runs downwards if its lo is above its hi.
   let clipCount = 0;
   function chart(width, height, spec) {
-    const m = { left: 50, right: 10, top: 10, bottom: 38, ...(spec.margin || {}) };
-    const x0 = m.left;
-    const x1 = Math.max(x0 + 10, width - m.right);
-    const y0 = height - m.bottom;
-    const y1 = m.top;
+    const m = { left: 50, right: 10, top: 10, bottom: 38, ...spec.margin };
+    const [x0, x1, y0, y1] = [m.left, Math.max(m.left + 10, width - m.right), height - m.bottom, m.top];
     const axis = (a, p0, p1) => {
       const t = (v) => (a.log ? Math.log10(v) : v);
-      const lo = t(a.lo);
-      const span = t(a.hi) - lo || 1;
-      return (v) => p0 + ((t(v) - lo) / span) * (p1 - p0);
+      return (v) => p0 + ((t(v) - t(a.lo)) / (t(a.hi) - t(a.lo) || 1)) * (p1 - p0);
     };
-    const sx = axis(spec.x, x0, x1);
-    const sy = axis(spec.y, y0, y1);
+    const [sx, sy] = [axis(spec.x, x0, x1), axis(spec.y, y0, y1)];
     const id = `pe-live-clip-${++clipCount}`;
-    const root = svg("svg", {
-      width, height, viewBox: `0 0 ${width} ${height}`, class: "pe-live__chart", role: "img",
-      "aria-label": spec.label,
-    });
-    root.append(svg("defs", {}, [svg("clipPath", { id }, [svg("rect", {
-      x: x0, y: y1 - 4, width: x1 - x0, height: y0 - y1 + 8 })])]));
+    const clip = svg("rect", { x: x0, y: y1 - 4, width: x1 - x0, height: y0 - y1 + 8 });
+    const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": spec.label },
+      [svg("defs", {}, [svg("clipPath", { id }, [clip])])]);
     const grid = svg("g", { class: "pe-live__grid", "aria-hidden": "true" });
     const labels = svg("g", { class: "pe-live__ticks", "aria-hidden": "true" });
     const ticksOf = (a, room) => {
       if (a.ticks) return a.ticks;
+      const count = Math.max(2, room);
       if (a.log) {
-        const lo = Math.ceil(Math.log10(a.lo) - 1e-9);
-        const hi = Math.floor(Math.log10(a.hi) + 1e-9);
-        const step = Math.max(1, Math.ceil((hi - lo + 1) / Math.max(2, room)));
+        const [lo, hi] = [Math.ceil(Math.log10(a.lo) - 1e-9), Math.floor(Math.log10(a.hi) + 1e-9)];
+        const step = Math.max(1, Math.ceil((hi - lo + 1) / count));
         const out = [];
         for (let e = lo; e <= hi; e += step) out.push(Math.pow(10, e));
-        return out;
+        return out.length >= 2 ? out : niceTicks(a.lo, a.hi, 3).filter((v) => v > 0); // less than a decade
       }
-      const ticks = niceTicks(a.lo, a.hi, Math.max(2, room), a.integer);
-      return ticks.length >= 3 ? ticks : niceTicks(a.lo, a.hi, 2 * Math.max(2, room), a.integer);
+      const ticks = niceTicks(a.lo, a.hi, count, a.integer);
+      return ticks.length >= 3 ? ticks : niceTicks(a.lo, a.hi, 2 * count, a.integer);
     };
-    const tickText = (a, v) => (a.format ? a.format(v) : a.log ? power10(Math.round(Math.log10(v))) : fmt(v));
+    const tickText = (a, v) => {
+      if (a.format) return a.format(v);
+      const e = Math.round(Math.log10(v));
+      return a.log && Math.abs(v / Math.pow(10, e) - 1) < 1e-9 ? power(10, e) : fmt(v);
+    };
     for (const v of ticksOf(spec.x, Math.floor((x1 - x0) / 70))) {
       const px = r2(sx(v));
       grid.append(svg("line", { x1: px, x2: px, y1: y0, y2: y0 + 4 }));
@@ -309,24 +280,17 @@
     }
     grid.append(svg("rect", { x: x0, y: y1, width: x1 - x0, height: y0 - y1, class: "pe-live__frame" }));
     labels.append(svg("text", { x: (x0 + x1) / 2, y: height - 6, "text-anchor": "middle" }, [spec.x.label]));
-    labels.append(svg("text", {
-      x: 0, y: 0, transform: `translate(12 ${(y0 + y1) / 2}) rotate(-90)`, "text-anchor": "middle" },
-    [spec.y.label]));
+    labels.append(svg("text", { transform: `translate(12 ${(y0 + y1) / 2}) rotate(-90)`, "text-anchor": "middle" },
+      [spec.y.label]));
     const plot = svg("g", { "clip-path": `url(#${id})`, "aria-hidden": "true" });
     root.append(grid, plot, labels);
     return { svg: root, sx, sy, plot, x0, x1, y0, y1 };
   }
 
-  // ---- the settings in the page's address -------------------------------------------------------------------
+  // ---- the settings in the page's address: ?<kind>.<key>=<value>&… --------------------------------------------
 
-  // Settings of the explorer `prefix` in the address: ?<prefix>.<key>=<value>&…
-  function readAddress(prefix) {
-    const out = {};
-    for (const [k, v] of new URLSearchParams(location.search)) {
-      if (k.startsWith(prefix + ".")) out[k.slice(prefix.length + 1)] = v;
-    }
-    return out;
-  }
+  const readAddress = (prefix) => Object.fromEntries([...new URLSearchParams(location.search)]
+    .filter(([k]) => k.startsWith(prefix + ".")).map(([k, v]) => [k.slice(prefix.length + 1), v]));
 
   // Replace this explorer's settings in the address (others' stay), and point its fragment at the explorer.
   function writeAddress(prefix, values, anchor) {
@@ -337,138 +301,179 @@
     if (url.href !== location.href) history.replaceState(history.state, "", url.href);
   }
 
-  // ---- one explorer -----------------------------------------------------------------------------------------
+  // ---- one explorer -------------------------------------------------------------------------------------------
 
-  // A number typed into a field; an empty or unreadable field is an error naming it.
-  function number(values, key) {
-    const raw = String(values[key] === undefined ? "" : values[key]).trim();
-    const x = Number(raw);
-    if (raw === "" || Number.isNaN(x)) throw argumentError(TypeError, `${key} is empty`, key, raw, "empty");
+  // A number field's range, [lowest, highest, lowest excluded]: f: {real?, even?, positive?, min?, open?, max?},
+  // where min and max may be functions of the settings read (`v`, the fields before this one; unknown without it).
+  const bounds = (f, v) => {
+    const at = (b) => (typeof b === "function" ? (v ? b(v) : undefined) : b);
+    return [f.even ? 2 : f.positive ? 0 : at(f.min), at(f.max), !!(f.open || f.positive)];
+  };
+
+  // A number field's text, checked against its range: the number, or an argumentError (pe_docs' checks; above a
+  // max, the rule and limit of f.over(v), if given, for the message).
+  function readNumber(f, raw, v) {
+    const text = String(raw ?? "").trim();
+    const x = Number(text);
+    if (text === "" || Number.isNaN(x)) throw argumentError(TypeError, "empty", f.key, text);
+    const [min, max] = bounds(f, v);
+    if (f.positive) checkBase(x, f.key);
+    else if (f.real) checkReal(f.key, x, min, f.open);
+    else if (f.even) checkEven(x, f.key);
+    else checkInt(f.key, x, min);
+    if (max !== undefined && x > max) {
+      const [rule, limit] = f.over ? f.over(v) : ["max", max];
+      throw argumentError(RangeError, rule, f.key, x, limit, { fix: max });
+    }
     return x;
   }
 
-  function limit(key, value, maximum) {
-    if (value > maximum) throw argumentError(RangeError, `${key} too large`, key, value, "max", maximum);
-    return value;
-  }
-
   // Build an explorer in `root` from `spec`:
-  //   fields: [{key, type: "number" | "select" | "check", attrs?, options?: [value…], slider?: {min, max},
-  //            when?: (values) => bool (shown only then)}]; defaults from root's data-<key> (dashes for
-  //            underscores) or `value`;
-  //   text: {en, zh}: the labels (text[key]; for a select, text[`${key}.${value}`]), the figures' captions and
-  //         errors of their own (text.errors);
-  //   compute(values, t, root) -> data (throws argumentError for bad settings);
+  //   fields: [{key, type: "number" (the default) | "text" | "select" | "check", value (the default), and for a
+  //            number: real?, even?, positive?, min?, open?, max?, over?: (values) => [rule, limit] (the message of
+  //            a dynamic max), step?, slider?: {min, max}; options (a select); when?: (values) => bool (shown only
+  //            then)}]; defaults from root's data-<key> (dashes for underscores) or `value`;
+  //   text: {en, zh}: the labels (text[key]; for a select, text[`${key}.${value}`]), names of fields in messages
+  //         (text.names), the figures' own text;
+  //   compute(values, t, root) -> data (values: numbers for number fields, true/false for a check; throws an
+  //         argumentError for bad settings, with `field` if not the argument, and `fix` if another value is near);
   //   render(data, ctx) draws into ctx.views (width: ctx.width()), and returns the summary text;
-  //   extra(ctx) (optional): more controls (e.g. a play button) after the fields.
+  //   extra(ctx, form) (optional): more controls (e.g. a play button) after the fields.
   let counter = 0;
   function mount(root, spec) {
-    const kind = root.dataset.kind;
-    const lang = language();
+    const [kind, lang] = [root.dataset.kind, language()];
     const t = spec.text[lang];
-    const errors = { ...ERRORS[lang], ...(t.errors || {}) };
+    const message = (err) => (MESSAGES[lang][err.rule] || MESSAGES.en[err.rule])({ ...err,
+      argument: (t.names || {})[err.argument] || err.argument });
     const id = root.id || `pe-live-${++counter}`;
     const fromAddress = readAddress(kind);
     const values = {};
-    const inputs = {};
-    const wrappers = {};
+    const fields = {};
     const form = element("form", { className: "pe-live__controls", noValidate: true });
     for (const f of spec.fields) {
+      const [type, inputId] = [f.type || "number", `${id}-${f.key}`];
       const dataKey = f.key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-      const initial = f.key in fromAddress ? fromAddress[f.key] : root.dataset[dataKey] ?? String(f.value);
-      const inputId = `${id}-${f.key}`;
-      let input;
-      if (f.type === "select") {
-        input = element("select", { id: inputId, name: f.key },
-          f.options.map((o) => element("option", { value: o, textContent: t[`${f.key}.${o}`] || o })));
-      } else if (f.type === "check") {
-        input = element("input", { id: inputId, name: f.key, type: "checkbox" });
-      } else {
-        input = element("input", { id: inputId, name: f.key, type: "text", autocomplete: "off",
-          inputMode: f.integer === false ? "decimal" : "numeric", spellcheck: false });
-      }
-      for (const [k, v] of Object.entries(f.attrs || {})) input.setAttribute(k, v);
+      values[f.key] = f.key in fromAddress ? fromAddress[f.key] : root.dataset[dataKey] ?? String(f.value);
+      const input = type === "select"
+        ? element("select", { id: inputId, name: f.key },
+          f.options.map((o) => element("option", { value: o, textContent: t[`${f.key}.${o}`] || o })))
+        : element("input", { id: inputId, name: f.key, type: type === "check" ? "checkbox" : "text", spellcheck: false,
+          autocomplete: "off", inputMode: type !== "number" ? "text" : f.real ? "decimal" : "numeric" });
       const label = element("label", { htmlFor: inputId, textContent: t[f.key], id: `${inputId}-label` });
-      const children = f.type === "check" ? [input, label] : [label, input];
-      let slider = null;
-      if (f.slider) {
-        slider = element("input", { type: "range", id: `${inputId}-slider`, tabIndex: 0,
-          attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id } });
-        slider.dataset.for = f.key;
-        children.push(slider);
-      }
-      const wrap = element("div", { className: `pe-live__field pe-live__field--${f.type || "number"}` }, children);
+      const hint = type === "number" ? element("span", { className: "pe-live__range", id: `${inputId}-range` }) : null;
+      const slider = f.slider ? element("input", { type: "range", id: `${inputId}-slider`,
+        attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id, "data-for": f.key } })
+        : null;
+      const wrap = element("div", { className: `pe-live__field pe-live__field--${type}` },
+        type === "check" ? [input, label] : [label, input, hint, slider]);
       form.append(wrap);
-      inputs[f.key] = input;
-      wrappers[f.key] = { wrap, slider, field: f };
-      values[f.key] = initial;
+      fields[f.key] = { f, type, input, wrap, slider, hint };
     }
-    const error = element("p", { className: "pe-live__error", id: `${id}-error`, hidden: true,
-      attrs: { role: "alert" } });
+    const [error, adjusted] = [["error", "alert"], ["adjusted", "status"]].map(([name, role]) => element("p",
+      { className: `pe-live__${name}`, id: `${id}-${name}`, hidden: true, attrs: { role } }));
     const summary = element("p", { className: "pe-live__summary", attrs: { "aria-live": "polite" } });
     const views = element("div", { className: "pe-live__views" });
-    const state = { root, kind, lang, t, inputs, values, data: null, error: null, renders: 0, spec };
+    const state = { root, kind, lang, t, values, data: null, error: null, spec };
     root.peLive = state;
 
-    // Show the values in the controls (a select that cannot show one keeps it as its pending value).
+    // Show the values in the controls.
     function showValues() {
-      for (const [key, input] of Object.entries(inputs)) {
-        const v = values[key];
-        if (input.type === "checkbox") input.checked = v === "1" || v === "true";
-        else input.value = v;
-        const slider = wrappers[key].slider;
-        if (slider && v !== "" && Number.isFinite(Number(v))) slider.value = v;
+      for (const [key, { input, slider, type }] of Object.entries(fields)) {
+        if (type === "check") input.checked = values[key] === "1" || values[key] === "true";
+        else input.value = values[key];
+        if (slider && values[key] !== "" && Number.isFinite(Number(values[key]))) slider.value = values[key];
       }
     }
 
+    // The settings of the shown fields: as typed (strings), and read (numbers, booleans; the first error thrown).
     function visibleValues() {
       const out = {};
-      for (const [key, { field }] of Object.entries(wrappers)) {
-        const shown = !field.when || field.when(values);
-        wrappers[key].wrap.hidden = !shown;
-        if (shown) out[key] = values[key];
+      for (const [key, { f, wrap }] of Object.entries(fields)) {
+        wrap.hidden = !!f.when && !f.when(values);
+        if (!wrap.hidden) out[key] = values[key];
       }
       return out;
     }
+    function read(shown) {
+      const v = {};
+      for (const [key, raw] of Object.entries(shown)) {
+        const { f, type } = fields[key];
+        if (type === "select" && !f.options.includes(raw)) {
+          throw argumentError(RangeError, "choice", key, raw, f.options.map(show).join(", "));
+        }
+        v[key] = type === "number" ? readNumber(f, raw, v) : type === "check" ? raw === "1" || raw === "true" : raw;
+      }
+      return v;
+    }
 
     const ctx = {
-      t, lang, state, views, root, id, fmt, ranges, element, svg, chart, path, niceTicks, r2,
+      t, lang, state, views, root, id,
       width: () => Math.max(200, views.clientWidth || root.clientWidth - 20 || 600),
       set(key, value, options = {}) {
         values[key] = String(value);
         showValues();
-        update(options);
+        update({ changed: key, ...options });
       },
     };
 
-    function update({ write = true, quiet = false } = {}) {
-      const visible = visibleValues();
-      for (const f of spec.fields) {
-        if (f.type === "select" && !f.options.includes(values[f.key]) && visible[f.key] !== undefined) {
-          return fail(argumentError(RangeError, "bad choice", f.key, values[f.key], "choice", f.options.join(", ")),
-            write);
+    // The field in error (if any) marked invalid and described by the message; every number field by its range.
+    function mark(field) {
+      for (const [key, { input, hint }] of Object.entries(fields)) {
+        if (key === field) input.setAttribute("aria-invalid", "true");
+        else input.removeAttribute("aria-invalid");
+        const described = [hint && hint.id, key === field && error.id].filter(Boolean).join(" ");
+        if (described) input.setAttribute("aria-describedby", described);
+        else input.removeAttribute("aria-describedby");
+      }
+    }
+
+    // `changed`: the field the reader changed. Another field that it puts out of range is adapted to the nearest
+    // good value (and the reader told), or named in the message beside the figures of the last good setting.
+    let computed = null; // the settings of the last update
+    let lastRead = null; // the last good setting, read
+    function update({ write = true, quiet = false, changed = null } = {}) {
+      summary.setAttribute("aria-live", quiet ? "off" : "polite");
+      if (JSON.stringify(values) === computed) { // a change event after its input event, a stopped animation
+        if (write) writeAddress(kind, visibleValues(), root.id);
+        return;
+      }
+      const notes = [];
+      let [data, shown, failed] = [null, null, null];
+      while (!data && !failed) {
+        shown = visibleValues();
+        try {
+          const v = read(shown);
+          data = spec.compute(v, t, root);
+          lastRead = v;
+        } catch (err) {
+          if (err.rule === undefined) throw err;
+          const field = err.field || err.argument;
+          const other = changed !== null && field !== changed && field in fields;
+          if (other && err.fix !== undefined && notes.length < 4) {
+            notes.push(MESSAGES[lang].adjusted(t[field] || field, values[field], err.fix, message(err)));
+            values[field] = String(err.fix);
+            showValues();
+          } else failed = [err, field, other];
         }
       }
-      let data;
-      try {
-        data = spec.compute(visible, t, root);
-      } catch (err) {
-        if (err.rule === undefined) throw err;
-        return fail(err, write);
-      }
-      state.data = data;
-      state.error = null;
-      for (const input of Object.values(inputs)) {
-        input.removeAttribute("aria-invalid");
-        input.removeAttribute("aria-describedby");
-      }
-      error.hidden = true;
-      error.textContent = "";
-      views.hidden = false;
-      root.dataset.state = "ok";
-      summary.setAttribute("aria-live", quiet ? "off" : "polite");
-      draw();
-      if (write) writeAddress(kind, visible, root.id);
+      computed = JSON.stringify(values);
+      adjusted.hidden = !notes.length;
+      adjusted.textContent = notes.join(" ");
+      if (write) writeAddress(kind, shown, root.id);
+      Object.assign(state, { data, error: failed && message(failed[0]) });
+      mark(failed && failed[1]);
+      error.hidden = !failed;
+      error.textContent = state.error || "";
+      root.dataset.state = failed ? "error" : "ok";
+      // a bad setting: the message in place of the views, or beside the last good figures (dimmed), if the reader
+      // changed another field
+      const stale = !!failed && failed[2] && views.childElementCount > 0;
+      views.classList.toggle("pe-live__views--stale", stale);
+      views.inert = stale;
+      views.hidden = !!failed && !stale;
+      if (views.hidden) views.replaceChildren();
+      if (failed) summary.textContent = "";
+      else draw();
     }
 
     function draw() {
@@ -477,81 +482,71 @@
       // a table wider than the column scrolls in its box: then a tab stop and a region named by its caption
       for (const box of views.querySelectorAll(".pe-live__scroll")) {
         const wide = box.scrollWidth > box.clientWidth + 1;
-        box.toggleAttribute("tabindex", wide);
-        if (wide) {
-          box.tabIndex = 0;
-          box.setAttribute("role", "region");
-          box.setAttribute("aria-label", box.querySelector("caption")?.textContent || "");
-        } else {
-          box.removeAttribute("role");
-          box.removeAttribute("aria-label");
+        for (const [name, value] of [["tabindex", "0"], ["role", "region"],
+          ["aria-label", box.querySelector("caption")?.textContent || ""]]) {
+          if (wide) box.setAttribute(name, value);
+          else box.removeAttribute(name);
         }
       }
-      state.renders += 1;
-      root.dataset.renders = String(state.renders);
+      for (const { f, hint } of Object.values(fields)) if (hint) hint.textContent = rangeText(f);
     }
 
-    function fail(err, write) {
-      const rule = errors[err.rule] ? err.rule : "real";
-      const names = t.names || {};
-      const message = errors[rule]({ ...err, argument: names[err.argument] || err.argument,
-        value: err.value, limit: err.limit });
-      state.error = message;
-      state.data = null;
-      const field = err.field || err.argument;
-      for (const [key, input] of Object.entries(inputs)) {
-        if (key === field) {
-          input.setAttribute("aria-invalid", "true");
-          input.setAttribute("aria-describedby", error.id);
-        } else {
-          input.removeAttribute("aria-invalid");
-          input.removeAttribute("aria-describedby");
-        }
-      }
-      error.textContent = message;
-      error.hidden = false;
-      views.hidden = true;
-      views.replaceChildren();
-      summary.textContent = "";
-      root.dataset.state = "error";
-      if (write) writeAddress(kind, visibleValues(), root.id);
+    // A number field's range, in words ("even 2–1024", "integer 0–99", "> 0"), as the last good setting has it.
+    function rangeText(f) {
+      const [even, whole, sep] = lang === "zh" ? ["偶数", "整数", "，"] : ["even", "integer", ", "];
+      const [lo, hi, open] = bounds(f, lastRead);
+      const span = hi !== undefined && !open && lo !== undefined ? [`${fmt(lo)}–${fmt(hi)}`]
+        : [lo !== undefined && `${open ? ">" : "≥"} ${fmt(lo)}`, hi !== undefined && `≤ ${fmt(hi)}`];
+      const kind = f.even ? even : f.real || f.positive ? "" : whole;
+      return [kind, span.filter(Boolean).join(sep)].filter(Boolean).join(" ");
     }
 
     // Typing updates after a short pause ("1024" does not flash errors for 1, 10, 102); Enter, leaving the field,
-    // a select, a checkbox and a slider update at once.
+    // the arrow keys, a select, a checkbox and a slider update at once.
     let timer = 0;
-    const read = (target) => {
+    const take = (target) => {
       const key = target.dataset.for || target.name;
       if (!(key in values)) return null;
       values[key] = target.type === "checkbox" ? (target.checked ? "1" : "0") : target.value;
-      if (target.dataset.for) inputs[key].value = target.value;
-      else if (wrappers[key].slider && Number.isFinite(Number(target.value)) && target.value.trim() !== "") {
-        wrappers[key].slider.value = target.value;
-      }
+      const { input, slider } = fields[key];
+      if (target === slider) input.value = target.value;
+      else if (slider && target.value.trim() && Number.isFinite(Number(target.value))) slider.value = target.value;
       return key;
     };
+    const now = (key, options) => {
+      clearTimeout(timer);
+      if (key) update({ changed: key, ...options });
+    };
     form.addEventListener("input", (event) => {
-      if (!read(event.target)) return;
+      const key = take(event.target);
       clearTimeout(timer);
-      if (event.target.type === "text") timer = setTimeout(() => update(), 300);
-      else update({ quiet: event.target.type === "range" });
+      if (key && event.target.type === "text") timer = setTimeout(() => update({ changed: key }), 300);
+      else now(key, { quiet: event.target.type === "range" });
     });
-    form.addEventListener("change", (event) => {
-      if (!read(event.target)) return;
-      clearTimeout(timer);
-      update();
-    });
+    form.addEventListener("change", (event) => now(take(event.target)));
     form.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && event.target.type === "text") {
-        event.preventDefault();
-        read(event.target);
-        clearTimeout(timer);
-        update();
+      const [target, sign] = [event.target, { ArrowUp: 1, ArrowDown: -1 }[event.key]];
+      if (target.type !== "text") return;
+      const { f, type } = fields[target.name];
+      const x = Number(target.value.trim());
+      const step = sign && type === "number" && target.value.trim() !== "" && Number.isFinite(x);
+      if (event.key !== "Enter" && !step) return;
+      event.preventDefault();
+      if (step) {
+        // one step (Shift: ten) within the field's range (as the last good setting has it); an even field stays
+        // even; at an open lower bound (> 0) the field keeps its value
+        const [min, max, open] = bounds(f, lastRead);
+        let y = Number((x + sign * (f.step || (f.even ? 2 : 1)) * (event.shiftKey ? 10 : 1)).toPrecision(12));
+        if (f.even) y = 2 * Math[sign > 0 ? "floor" : "ceil"](y / 2);
+        if (max !== undefined) y = Math.min(y, max);
+        if (min !== undefined && (open ? y <= min : y < min)) y = open ? x : min;
+        target.value = String(y);
       }
+      now(take(target));
     });
     form.addEventListener("submit", (event) => event.preventDefault());
 
-    root.replaceChildren(form, error, summary, views);
+    root.replaceChildren(form, error, adjusted, summary, views);
     root.classList.add("pe-live--ready");
     if (spec.extra) spec.extra(ctx, form);
     showValues();
@@ -563,12 +558,11 @@
       }
     }).observe(views);
     state.update = update;
-    state.set = ctx.set;
     update({ write: false });
     return state;
   }
 
-  // ---- registration -----------------------------------------------------------------------------------------
+  // ---- registration -------------------------------------------------------------------------------------------
 
   const kinds = {};
   function start(kind) {
@@ -593,7 +587,7 @@
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
 
   peDocs.live = {
-    register, start: startAll, mount, rotate, inverseFrequencies, argumentError, checkInt, checkEven, checkBase,
-    checkReal, checkBool, number, limit, fmt, ranges, show, typeName, element, svg, chart, path, language,
+    register, start: startAll, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show,
+    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, r2, dot, niceTicks, MESSAGES,
   };
 })();
