@@ -5,7 +5,7 @@
 #   make chapter NAME=<slug> a new chapter in both languages, from templates/ (SECTION=<nav section>, or it asks)
 #   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, nav, Chinese, notebooks)
 # Publishing:
-#   make site    strict build into site/ for the public address in mkdocs.yml (site_tools/build.py);
+#   make site    strict build into site/ for the public address in mkdocs.yml (site_tools/build/site.py);
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make pdf (the site and its books), then commit site/ to the gh-pages branch (ghp-import);
 #                `make deploy PUSH=1` pushes it
@@ -20,15 +20,15 @@ setup:
 site: setup
 	$(PY) -m site_tools.build
 
-# The book: each language's pages, in the nav's order, printed by Chromium into one PDF (site_tools/book.py).
+# The book: each language's pages, in the nav's order, printed by Chromium into one PDF (site_tools/book/).
 pdf: site
 	$(PY) -m site_tools.book
 
 deploy: pdf
-	$(PY) -m site_tools.publish $(if $(PUSH),--push,)
+	$(PY) -m site_tools.build.publish $(if $(PUSH),--push,)
 
 serve: setup
-	$(PY) -m site_tools.preview --host 127.0.0.1 --port $(or $(PORT),8000)
+	$(PY) -m site_tools.build.preview --host 127.0.0.1 --port $(or $(PORT),8000)
 
 # Every test, spread over the machine's cores by pytest-xdist (JOBS=1 runs them in one process). The units and
 # their order are set in tests/harness/scheduling.py: each worker runs whole modules (or a page's blocks, a slice
@@ -37,9 +37,9 @@ JOBS ?= logical
 test: setup
 	$(PY) -m pytest -n $(JOBS) --maxprocesses=4 --dist loadgroup --no-loadscope-reorder
 
-# One page's tests (site_tools/check.py): make check PAGE=formula
+# One page's tests (site_tools/pages/check.py): make check PAGE=formula
 check: setup
-	$(PY) -m site_tools.check "$(PAGE)"
+	$(PY) -m site_tools.pages.check "$(PAGE)"
 
 # The upstream tier: tests/upstream/ against the libraries the pages describe, from PyPI, pinned in
 # requirements-upstream.txt and installed into their own .venv-upstream/ (`make test` never sees them);
@@ -64,7 +64,7 @@ format: setup
 # A new chapter in both languages from templates/ (docs/en/NAME.md, docs/zh/NAME.md), added to both navs in a
 # section: make chapter NAME=attention-scores SECTION='Deep dives' (without SECTION it asks which).
 chapter: setup
-	$(PY) -m site_tools.chapter "$(NAME)" $(if $(SECTION),--section "$(SECTION)",)
+	$(PY) -m site_tools.pages.chapter "$(NAME)" $(if $(SECTION),--section "$(SECTION)",)
 
 parity: setup
 	$(PY) -m site_tools.pages

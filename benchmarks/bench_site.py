@@ -8,7 +8,7 @@
 ``.cache/`` removed (cold), then again (warm), and reports wall-clock seconds and the CPU seconds of the build
 and every process it started (notebook kernels, the other language's build).
 
-``preview`` starts ``python -m site_tools.preview`` on a free port, waits for the first build, then for each
+``preview`` starts ``python -m site_tools.build.preview`` on a free port, waits for the first build, then for each
 language appends a marker word to the first paragraph of ``docs/<lang>/formula.md`` and polls the served page
 every 50 ms until its HTML contains the marker; the time from the write to that moment is the preview latency.
 The page is restored afterwards (also on error or Ctrl-C) and the restore is timed the same way.
@@ -116,7 +116,7 @@ def bench_preview(rounds: int, page: str = "formula") -> None:
     base = f"http://127.0.0.1:{port}/"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     server = subprocess.Popen(
-        [sys.executable, "-m", "site_tools.preview", "--port", str(port)],
+        [sys.executable, "-m", "site_tools.build.preview", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

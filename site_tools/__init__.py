@@ -2,3 +2,8 @@
 
 Plain Python that the tests import; nothing here is imported by the ``pe_docs`` library.
 """
+
+from pathlib import Path
+
+#: The repository's root folder.
+ROOT = Path(__file__).resolve().parent.parent

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 SITE_DIR = ROOT / "site"
 CHROMIUM_ARGS = [
     "--headless",

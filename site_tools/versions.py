@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 REQUIREMENTS = ROOT / "requirements-upstream.txt"
 TIER = ROOT / "tests" / "upstream"
 # The module a tier package is imported as, where it is not its name with "-" as "_" (``import whisper``).

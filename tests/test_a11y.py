@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools.assets import VIEW_LARGER
-from site_tools.formulas import FORMULA_LABEL
+from site_tools.finish.assets import VIEW_LARGER
+from site_tools.finish.formulas import FORMULA_LABEL
 
 pytestmark = pytest.mark.site
 

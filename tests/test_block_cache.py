@@ -18,7 +18,8 @@ import pytest
 from harness import block_cache
 from pytest_codeblocks.main import extract_from_buffer
 
-from site_tools import figures, kernels
+from site_tools.build import figures
+from site_tools.pages import kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = """# A page

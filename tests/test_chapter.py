@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from harness.scratch import SCRATCH_CHAPTER, SCRATCH_SECTION
 
-from site_tools import chapter, pages, stated_numbers
+from site_tools import pages
+from site_tools.pages import chapter, stated_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = SCRATCH_CHAPTER
@@ -32,8 +33,8 @@ def run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
 
 @pytest.fixture(scope="module")
 def created(release_copy: dict[str, Any]) -> Path:
-    """A copy of the repository as a release tarball holds it, after ``python -m site_tools.chapter scratch-chapter
-    --section 'Deep dives'`` (what ``make chapter`` runs; conftest.py's ``release_copy``)."""
+    """A copy of the repository as a release tarball holds it, after ``python -m site_tools.pages.chapter
+    scratch-chapter --section 'Deep dives'`` (what ``make chapter`` runs; conftest.py's ``release_copy``)."""
     result = release_copy["chapter"]
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"wrote docs/en/{SLUG}.md" in result.stdout and f"wrote docs/zh/{SLUG}.md" in result.stdout
@@ -43,10 +44,11 @@ def created(release_copy: dict[str, Any]) -> Path:
 
 def test_makefile_targets_run_the_modules() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert '\nchapter: setup\n\t$(PY) -m site_tools.chapter "$(NAME)" $(if $(SECTION),--section "$(SECTION)",)\n' in (
-        makefile
+    assert (
+        '\nchapter: setup\n\t$(PY) -m site_tools.pages.chapter "$(NAME)" $(if $(SECTION),--section "$(SECTION)",)\n'
+        in makefile
     )
-    assert '\ncheck: setup\n\t$(PY) -m site_tools.check "$(PAGE)"\n' in makefile
+    assert '\ncheck: setup\n\t$(PY) -m site_tools.pages.check "$(PAGE)"\n' in makefile
 
 
 def test_pages_and_nav_are_created(created: Path) -> None:
@@ -77,7 +79,7 @@ def test_new_pair_passes_the_page_checks(created: Path) -> None:
     en, zh = created / "docs/en" / f"{SLUG}.md", created / "docs/zh" / f"{SLUG}.md"
     assert [s.text for s in stated_numbers.stated_numbers(en)] == ["6283", "10000"]  # the check did read the prose
     assert pages.code_signature(en) == pages.code_signature(zh) and len(pages.code_signature(en)) == 4
-    result = run([sys.executable, "-m", "site_tools.check", SLUG, "-rA"], created)
+    result = run([sys.executable, "-m", "site_tools.pages.check", SLUG, "-rA"], created)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
     for lang in ("en", "zh"):
@@ -115,7 +117,7 @@ def test_new_pair_passes_the_checks_of_the_built_pages(created: Path, release_si
     selected by ``harness.page_selection``, not by hand. (The template's guidance once named a dark-scheme figure,
     which failed the print page's check.)"""
     assert release_site["build"].returncode == 0
-    command = [sys.executable, "-m", "site_tools.check", SLUG, "--site-dir", "site", "-m", "site", "-rA"]
+    command = [sys.executable, "-m", "site_tools.pages.check", SLUG, "--site-dir", "site", "-m", "site", "-rA"]
     result = run([*command, "--deselect", NEEDS_GIT], created)
     assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
     passed = [line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("PASSED ")]
@@ -184,7 +186,7 @@ def test_nav_insertion_keeps_the_file_as_written(tmp_path: Path) -> None:
 
 
 def test_command_line_refuses_with_a_message(tmp_path: Path) -> None:
-    result = run([sys.executable, "-m", "site_tools.chapter", "Bad Name"], ROOT)
+    result = run([sys.executable, "-m", "site_tools.pages.chapter", "Bad Name"], ROOT)
     assert result.returncode == 2 and "make chapter: slug must be lower-case" in result.stderr
     assert result.stdout == ""
 

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, notebooks, pages, stated_numbers
+from site_tools import pages
+from site_tools.build import notebooks
+from site_tools.finish import cjk
+from site_tools.pages import stated_numbers
 
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
@@ -270,7 +273,7 @@ def english_violations(path: Path, terms: dict[str, Term]) -> list[str]:
     return sorted(set(found), key=lambda s: (int(s.split(":")[0].split()[1]), s))
 
 
-# --- the joiner (site_tools.cjk): unit cases ------------------------------------------------------------------
+# --- the joiner (site_tools.finish.cjk): unit cases ------------------------------------------------------------------
 
 
 def test_numbers_with_a_thousands_space_never_break() -> None:
@@ -369,7 +372,7 @@ def test_the_page_language_is_told_from_its_text() -> None:
 
 
 def test_the_rules_run_while_python_markdown_renders() -> None:
-    """The extension ``site_tools.cjk`` (mkdocs.yml's ``markdown_extensions``) joins a page's lines as it is
+    """The extension ``site_tools.finish.cjk`` (mkdocs.yml's ``markdown_extensions``) joins a page's lines as it is
     rendered, so the engine indexes the finished text: the same rules as on HTML, code spans, math and fenced code
     left as they are, inline raw HTML transparent, thousands kept whole (headings too, before ``toc`` reads them)."""
     import markdown
@@ -380,7 +383,7 @@ def test_the_rules_run_while_python_markdown_renders() -> None:
         "段落<span>中文\n中文</span>\n结束\n\n"
         "```python\n中文\n中文\n```\n"
     )
-    extensions = ["toc", "pymdownx.arithmatex", "pymdownx.superfences", "site_tools.cjk"]
+    extensions = ["toc", "pymdownx.arithmatex", "pymdownx.superfences", "site_tools.finish.cjk"]
     html = markdown.markdown(
         source, extensions=extensions, extension_configs={"pymdownx.arithmatex": {"generic": True}}
     )
@@ -393,7 +396,9 @@ def test_the_rules_run_while_python_markdown_renders() -> None:
     assert "中文</span>\n<span" in html  # the fenced code block
     assert cjk.wide_line_breaks(html, lang="zh") == []
     english = "The step-by-step notebook “位置编码”\nwalks through the formula"
-    assert markdown.markdown(english, extensions=["site_tools.cjk"]) == f"<p>{english}</p>"  # English keeps its spaces
+    assert (
+        markdown.markdown(english, extensions=["site_tools.finish.cjk"]) == f"<p>{english}</p>"
+    )  # English keeps its spaces
     assert markdown.markdown("“位置编码”\nshows", extensions=[cjk.makeExtension(lang="zh")]) == "<p>“位置编码”shows</p>"
 
 
@@ -401,7 +406,7 @@ def test_the_rules_run_while_python_markdown_renders() -> None:
 def test_notebook_markdown_cells_are_written_joined(lang: str) -> None:
     """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself (not with Python-Markdown): their
     source is written as the pages render, with no line break a reader would see as a stray space (Jupyter shows
-    one as well). ``site_tools.cjk.join_wide_text`` gives the joined cell."""
+    one as well). ``site_tools.finish.cjk.join_wide_text`` gives the joined cell."""
     for name, path in pages.pages(lang).items():
         if path.suffix != ".ipynb":
             continue

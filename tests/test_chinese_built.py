@@ -5,7 +5,7 @@ Chinese wants none between two Chinese characters and none next to full-width pu
 《》“”——…), whatever is on its other side; it wants one between Chinese and a Latin word, a number, code or
 math. These tests measure what the session's strict build (``site_dir`` in conftest.py) put on every Chinese
 page: every paragraph, list item, table cell, heading and summary, as a browser lays it out
-(``site_tools.cjk.rendered_blocks``). ``python -m site_tools.cjk [site]`` prints the same per page.
+(``site_tools.finish.cjk.rendered_blocks``). ``python -m site_tools.finish.cjk [site]`` prints the same per page.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, dom, pages
+from site_tools import pages
+from site_tools.finish import cjk, dom
 
 pytestmark = pytest.mark.site  # measures the session's build
 
@@ -95,7 +96,7 @@ def _collapsed(text: str) -> str:
 
 
 def test_search_indexes_the_text_the_reader_sees(site_dir: Path) -> None:
-    """The lines are joined while a page is rendered (the Python-Markdown extension ``site_tools.cjk``), so
+    """The lines are joined while a page is rendered (the Python-Markdown extension ``site_tools.finish.cjk``), so
     Material's search plugin indexes the finished text, cut into words by jieba itself: every Chinese paragraph, list
     item and heading of every built page (without code or math) is in the page's entries of the Chinese index as the
     reader sees it (the index's word breaks, U+200B, and markup removed)."""

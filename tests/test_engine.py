@@ -1,4 +1,4 @@
-"""The engine's touch points (``site_tools.engine``'s docstring lists them all, each with its test): the ones that
+"""The engine's touch points (``site_tools.build.engine``'s docstring lists them all, each with its test): the ones that
 no other test covers directly fail here when an upgrade of MkDocs, Material or mkdocs-jupyter moves them."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import engine, finish, pages, publish
+from site_tools import finish, pages
+from site_tools.build import engine, publish
 
 ROOT = engine.ROOT
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
@@ -59,7 +60,7 @@ def test_a_page_only_build_keeps_the_search_index_whole() -> None:
     of the process (MkDocs' plugin cache), told that builds are dirty, so it keeps the entries of the pages a
     page-only build does not render. In a process of its own: the plugin keeps that state for the process."""
     code = (
-        "from site_tools import engine\n"
+        "from site_tools.build import engine\n"
         "first = engine.load('en', strict=False)\n"
         "engine.serve_dirty(first)\n"
         "second = engine.load('en', strict=False)\n"
@@ -115,15 +116,15 @@ def test_the_finishing_pass_knows_material_s_page() -> None:
 def test_only_the_engine_and_the_hooks_import_mkdocs() -> None:
     """The other modules of site_tools work on plain data and HTML: an engine move does not touch them."""
     importers = sorted(
-        path.name
-        for path in (ROOT / "site_tools").glob("*.py")
+        path.relative_to(ROOT / "site_tools").as_posix()
+        for path in (ROOT / "site_tools").rglob("*.py")
         if re.search(r"^\s*(?:from|import) (?:mkdocs|material|mkdocs_jupyter)\b", path.read_text(), flags=re.M)
     )
-    assert importers == ["engine.py", "hooks.py"]
+    assert importers == ["build/engine.py", "build/hooks.py"]
 
 
 def test_every_touch_point_names_tests_that_exist() -> None:
-    """The list in ``site_tools.engine``'s docstring is only as good as the tests it names."""
+    """The list in ``site_tools.build.engine``'s docstring is only as good as the tests it names."""
     doc = re.sub(r"::\n\s+", "::", engine.__doc__ or "")
     named = re.findall(r"``(tests/[\w/]+\.py)(?:::(\w+))?``", doc)
     assert len(named) >= 15
@@ -141,7 +142,7 @@ def _code() -> str:
     """The project's own code and settings, as text: the site tools (the engine's list left out), the theme overrides,
     the configs."""
     texts = [(engine.__file__ and Path(engine.__file__).read_text(encoding="utf-8")).replace(engine.__doc__ or "", "")]
-    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "site_tools").glob("*.py")) if p.stem != "engine"]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "site_tools").rglob("*.py")) if p.stem != "engine"]
     texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "overrides").rglob("*")) if p.is_file()]
     texts += [(ROOT / name).read_text(encoding="utf-8") for name in ("mkdocs.yml", "mkdocs.zh.yml")]
     return "\n".join(texts)
@@ -165,7 +166,7 @@ def _resolves(dotted: str) -> bool:
 
 
 def test_every_name_in_the_touch_points_is_in_the_code() -> None:
-    """The list in ``site_tools.engine``'s docstring names only what is there: each block it says ``main.html``
+    """The list in ``site_tools.build.engine``'s docstring names only what is there: each block it says ``main.html``
     overrides is overridden there (and is Material's), each of the engine's functions (``:func:``) exists, each dotted
     name of MkDocs, Material, mkdocs-jupyter or Jinja imports, each path (``overrides/…``, ``partials/…``) is a file,
     and every other name in double backquotes (a template variable, a selector, an option, a script's name) occurs in
@@ -199,7 +200,7 @@ def test_every_name_in_the_touch_points_is_in_the_code() -> None:
             ok = in_code
         if not ok:
             missing.append(name)
-    assert missing == [], f"named in site_tools/engine.py's touch points but not in the code: {missing}"
+    assert missing == [], f"named in site_tools/build/engine.py's touch points but not in the code: {missing}"
 
 
 def test_the_site_tools_import_no_one_back() -> None:
@@ -208,17 +209,21 @@ def test_the_site_tools_import_no_one_back() -> None:
     below it only."""
     import ast
 
-    modules = {p.stem: p for p in (ROOT / "site_tools").glob("*.py") if p.stem != "__init__"}
+    modules = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in (ROOT / "site_tools").rglob("*.py")
+        if p.name != "__main__.py"
+    }
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         deps = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "site_tools":
-                deps |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("site_tools."):
-                deps.add(node.module.split(".")[1])  # type: ignore[union-attr]
-        graph[name] = deps & set(modules)
-    assert graph["finish"] >= {"formulas", "assets", "dom"} and graph["build"] >= {"engine", "finish"}
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("site_tools"):
+                for alias in node.names:  # a module imported from a package, else the module the name is in
+                    deps.add(f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in modules else node.module)
+        graph[name] = deps & set(modules) - {name}
+    assert graph["site_tools.finish"] >= {f"site_tools.finish.{m}" for m in ("formulas", "assets", "dom")}
+    assert graph["site_tools.build.site"] >= {"site_tools.build.engine", "site_tools.finish"}
     order: list[str] = []
     visiting: list[str] = []
 

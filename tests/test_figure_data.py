@@ -1,6 +1,6 @@
 """Every figure plots the data it claims: the arrays inside each drawn Figure against independent references.
 
-For every figure registered in ``site_tools.figures.FIGURES``, the registered ``pe_docs.plotting`` function is
+For every figure registered in ``site_tools.build.figures.FIGURES``, the registered ``pe_docs.plotting`` function is
 called with the registered arguments, and what it put on the axes (line x/y data, x/y/z of 3-D lines and
 points, image arrays, scatter offsets and colours, marker positions, shaded spans, annotated points, the
 numbers in labels) is compared with values computed here from the documented closed forms, in float64 with
@@ -45,7 +45,7 @@ from mpl_toolkits.mplot3d.art3d import Line3D, Line3DCollection, Path3DCollectio
 from pe_docs import inverse_frequencies, plotting
 from pe_docs.analysis import measured_frequencies
 from pe_docs.analysis.dtypes import log_spaced_positions
-from site_tools.figures import FIGURES
+from site_tools.build.figures import FIGURES
 
 BASE = 10000.0
 
@@ -854,7 +854,7 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
 
 
 # name -> (the pe_docs.plotting function registered for it, its checker). EVERY figure registered in
-# site_tools.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
+# site_tools.build.figures.FIGURES needs its checker here, in this file (not in a separate test file): the mutation
 # test below proves each checker against its figure, and test_every_registered_figure_has_a_data_check fails
 # for a figure without one.
 def check_variant_tables(fig: Figure, *, max_len: int, d_model: int) -> None:

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from pe_docs import plotting
 from pe_docs.plotting import _style
-from site_tools import figures
+from site_tools.build import figures
 
 
 def built(site_dir: Path, name: str, lang: str, theme: str) -> bytes:
@@ -130,7 +130,7 @@ def test_figures_are_byte_identical_across_processes() -> None:
     import sys
 
     code = (
-        "import sys; from site_tools.figures import render_svg; "
+        "import sys; from site_tools.build.figures import render_svg; "
         "sys.stdout.buffer.write(render_svg('heatmap', 'zh', 'light'))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=figures.ROOT, capture_output=True, check=True).stdout

@@ -4,7 +4,7 @@ Material's markup.
 The page that Python-Markdown alone renders from a real source (``docs/zh/formula.md``, with the site's Markdown
 extensions and no MkDocs, no theme, no plugin) shows that the build needs nothing of the engine but Python-Markdown,
 HTML and the source: its Chinese line breaks are joined and its thousands kept whole as it is rendered (the extension
-``site_tools.cjk``), then the pass typesets its math, adds its versions line, makes its figures lazy and sized.
+``site_tools.finish.cjk``), then the pass typesets its math, adds its versions line, makes its figures lazy and sized.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import cjk, dom, engine, finish, pages, versions
+from site_tools import finish, pages, versions
+from site_tools.build import engine
+from site_tools.finish import cjk, dom
 
 ZH_FORMULA = pages.DOCS / "zh" / "formula.md"
 ALTERNATES = [
@@ -53,7 +55,7 @@ def body_html(html: str) -> str:
 def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: finish.Finisher) -> None:
     """No engine: the source rendered by Python-Markdown, written where MkDocs would write it, finished in place."""
     page = next(p for p in finish.site_pages(pages.DOCS / "zh") if p.src_uri == "formula.md")
-    unjoined = python_markdown(ZH_FORMULA, without="site_tools.cjk")
+    unjoined = python_markdown(ZH_FORMULA, without="site_tools.finish.cjk")
     assert cjk.wide_line_breaks(body_html(unjoined), lang="zh")  # the source wraps Chinese lines
     assert re.search(r"\d 000", unjoined)  # 1 000 positions, with a plain space
     raw = python_markdown(ZH_FORMULA)

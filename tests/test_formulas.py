@@ -1,4 +1,4 @@
-"""Math typeset at build time (``site_tools.formulas``): where formulas are found, what replaces them, errors.
+"""Math typeset at build time (``site_tools.finish.formulas``): where formulas are found, what replaces them, errors.
 
 The finder must agree with KaTeX's auto-render, which typeset the pages in the browser before: the same delimiters,
 the same elements skipped, the same pieces. ``tests/test_browser.py`` checks the built pages (math present with
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from site_tools import dom, formulas
-from site_tools.formulas import Katex, MathError, Piece, find_math, render_page, split_at_delimiters
+from site_tools.finish import dom, formulas
+from site_tools.finish.formulas import Katex, MathError, Piece, find_math, render_page, split_at_delimiters
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,9 @@
-"""Every chapter as a notebook (site_tools/notebooks.py): generated from the page, with the page's code, in the
+"""Every chapter as a notebook (site_tools/build/notebooks.py): generated from the page, with the page's code, in the
 page's language, linked from the built page, and running top to bottom on a fresh kernel in an empty folder.
 
 The execution test runs every chapter notebook of both languages, one kernel each, as part of `make test` and of
-`make check PAGE=<slug>` (``site_tools.kernels``): the kernels see ``pe_docs`` (a folder holding only a link to this
-checkout's package, first on their path, as an installed package would be) and nothing else of the repository;
+`make check PAGE=<slug>` (``site_tools.pages.kernels``): the kernels see ``pe_docs`` (a folder holding only a link to
+this checkout's package, first on their path, as an installed package would be) and nothing else of the repository;
 their working directory is an empty temporary folder; the English notebooks run on MKL's generic code path (the one
 AMD CPUs take, ``MKL_CBWR=COMPATIBLE``) and the Chinese ones on its AVX2 path, so every page's asserts are checked
 on the code paths other x86 CPUs take. They start in the background as soon as the tests are collected
@@ -27,7 +27,9 @@ from markdown_it import MarkdownIt
 from mkdocs.config import load_config
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import engine, figures, kernels, notebooks, pages
+from site_tools import pages
+from site_tools.build import engine, figures, notebooks
+from site_tools.pages import kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import pages, stated_numbers
+from site_tools import pages
+from site_tools.pages import stated_numbers
 
 PAIRS = [
     (pages.pages("en")[name], pages.pages("zh")[name])
@@ -224,7 +225,7 @@ def test_weak_assertions_are_rejected(tmp_path: Path) -> None:
     assert weak[0].startswith("p.md:3: ")  # the page line of the assertion
 
 
-# Assertions that hold whatever the page computes (site_tools/asserts.py), each planted in a page of its own.
+# Assertions that hold whatever the page computes (site_tools/pages/asserts.py), each planted in a page of its own.
 CANNOT_FAIL = [
     "assert max_gap < 1e-6 or True",
     "assert max_gap < 1e-6 or 1",

@@ -4,8 +4,8 @@
 colour scheme, as a static host that gzips text sends it). Here: the measurement counts what a page really downloads,
 as it arrives (a synthetic page with a known size for each of its requests, text gzipped by the test server as by
 GitHub Pages), so a page that grows past the budget fails; figures are lazy, sized and named
-(``site_tools.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it, in one
-cached file (``site_tools.assets.notebook_styles``). Both are steps of the finishing pass, on a page's tree.
+(``site_tools.finish.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it, in
+one cached file (``site_tools.finish.assets.notebook_styles``). Both are steps of the finishing pass, on a page's tree.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import assets, dom
 from site_tools.browser import PAGE_BUDGET, first_view, gzipped, serve_site, shared_browser
+from site_tools.finish import assets, dom
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">{pad}</svg>'
 

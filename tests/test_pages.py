@@ -1,4 +1,4 @@
-"""The page model (site_tools/pages.py) and the checks of the pages as source: every python fence runs, as
+"""The page model (site_tools/pages/) and the checks of the pages as source: every python fence runs, as
 pytest-codeblocks reads it, and both languages carry the same code."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import pytest
 from mkdocs.utils.meta import get_data
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import engine, notebooks, pages
-from site_tools.figures import FIGURES
+from site_tools import pages
+from site_tools.build import engine, notebooks
+from site_tools.build.figures import FIGURES
 
 MD_PAGES = [p for lang in pages.LANGS for p in pages.pages(lang).values() if p.suffix == ".md"]
 

@@ -1,5 +1,5 @@
-"""The book (``make pdf``, site_tools/book.py): each language's pages as one PDF, checked on the PDFs built from the
-test session's site (built once per run; the PDFs are written to a temporary folder, not into it).
+"""The book (``make pdf``, site_tools/book/): each language's pages as one PDF, checked on the PDFs built
+from the test session's site (built once per run; the PDFs are written to a temporary folder, not into it).
 
 What a reader gets: the chapters in the nav's order with the same numbers in both languages, a title page and a
 table of contents whose page numbers are right, bookmarks (part > chapter > section), links that jump inside the
@@ -201,7 +201,8 @@ def test_a_book_is_printed_again_only_when_what_it_reads_changes(
 ) -> None:
     """The book cache (``book._cached_print``, keyed by ``book.book_key``): the same page and site files reuse the
     printed file; a changed page, stylesheet or figure prints it again; ``PE_DOCS_NO_CACHE=1`` always prints."""
-    from site_tools import figures, kernels
+    from site_tools.build import figures
+    from site_tools.pages import kernels
 
     monkeypatch.setenv(figures.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.delenv(kernels.NO_CACHE_ENV, raising=False)

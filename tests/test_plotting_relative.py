@@ -10,7 +10,7 @@ import torch
 from pe_docs import sinusoidal_table
 from pe_docs.analysis import relative_transform
 from pe_docs.plotting import plot_rotating_pairs, plot_transform_matrices
-from site_tools.figures import FIGURES, render_svg
+from site_tools.build.figures import FIGURES, render_svg
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

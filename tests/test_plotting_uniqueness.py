@@ -10,7 +10,7 @@ import pytest
 
 from pe_docs.analysis import closest_returns
 from pe_docs.plotting import plot_closest_returns
-from site_tools.figures import FIGURES, render_svg
+from site_tools.build.figures import FIGURES, render_svg
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -14,7 +14,7 @@ from pe_docs.plotting import (
     plot_scales,
     plot_wavelengths,
 )
-from site_tools.figures import FIGURES, render_svg
+from site_tools.build.figures import FIGURES, render_svg
 
 NAMES = ["wavelengths", "scales", "binary-vs-sinusoid", "neighbour-similarity", "frequency-ulps", "log-trick-error"]
 

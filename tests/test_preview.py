@@ -1,4 +1,4 @@
-"""What `make serve` rebuilds after a change (``site_tools.preview.plan``), and how a build is put in place."""
+"""What `make serve` rebuilds after a change (``site_tools.build.preview.plan``), and how a build is put in place."""
 
 from __future__ import annotations
 
@@ -6,14 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import build, preview
+from site_tools.build import preview, site
 
 FORMULA = {"en": "docs/en/formula.md", "zh": "docs/zh/formula.md"}
 
 
 def snapshot() -> dict[str, tuple[int, int]]:
     """Modification times and sizes of a few watched files, as ``preview._snapshot`` records them."""
-    paths = [*FORMULA.values(), "docs/en/index.md", "pe_docs/encoding.py", "site_tools/hooks.py", "overrides/main.html"]
+    paths = [
+        *FORMULA.values(),
+        "docs/en/index.md",
+        "pe_docs/encoding.py",
+        "site_tools/build/hooks.py",
+        "overrides/main.html",
+    ]
     return dict.fromkeys([*paths, "mkdocs.yml"], (1, 10))
 
 
@@ -48,7 +54,7 @@ def test_an_added_or_removed_page_rebuilds_the_language(titles: dict[str, str | 
     ("path", "restart"),
     [
         ("pe_docs/encoding.py", True),
-        ("site_tools/hooks.py", True),
+        ("site_tools/build/hooks.py", True),
         ("overrides/main.html", False),
         ("mkdocs.yml", False),
     ],
@@ -72,13 +78,13 @@ def test_page_title() -> None:
 
 def test_snapshot_skips_bytecode_and_hidden_files() -> None:
     snap = preview._snapshot()
-    assert "docs/en/formula.md" in snap and "site_tools/preview.py" in snap
+    assert "docs/en/formula.md" in snap and "site_tools/build/preview.py" in snap
     assert not [p for p in snap if "__pycache__" in p or p.endswith(".pyc") or "/." in p]
 
 
 def test_the_home_page_rebuilds_its_language(titles: dict[str, str | None]) -> None:
     """Material's search index keeps, after a page-only build, the entries of the pages whose URL does not start
-    with the rebuilt page's: the home page's URL ("") starts every URL (``site_tools.engine``, touch point 4)."""
+    with the rebuilt page's: the home page's URL ("") starts every URL (``site_tools.build.engine``, touch point 4)."""
     before = snapshot()
     after = dict(before, **{"docs/en/index.md": (2, 11)})
     assert preview.plan(before, after, titles) == ({"en": False}, False)
@@ -102,14 +108,14 @@ def test_install_keeps_the_other_language(tmp_path: Path) -> None:
     staging = tmp_path / ".site.building"
     staging.mkdir()
     (staging / "index.html").write_text("new en")
-    build.install(staging, dest, "en")
+    site.install(staging, dest, "en")
     assert (dest / "index.html").read_text() == "new en"
     assert (dest / "zh" / "index.html").read_text() == "zh"  # not deleted by the English build
     assert (dest / ".nojekyll").exists() and not staging.exists()
     zh_staging = dest / ".zh.building"
     zh_staging.mkdir()
     (zh_staging / "index.html").write_text("new zh")
-    build.install(zh_staging, dest / "zh", "zh")
+    site.install(zh_staging, dest / "zh", "zh")
     assert (dest / "zh" / "index.html").read_text() == "new zh" and (dest / "index.html").read_text() == "new en"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     assert sorted(p.name for p in dest.iterdir()) == [".nojekyll", "index.html", "zh"]

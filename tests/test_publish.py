@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_tools import engine, pages, publish
+from site_tools import pages
+from site_tools.build import engine, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
@@ -56,7 +57,7 @@ def test_address_comes_from_argument_then_environment_then_mkdocs_yml(monkeypatc
 
 
 def test_only_mkdocs_yml_names_the_address() -> None:
-    """One source of truth: the Chinese config does not set site_url; site_tools.engine.load derives it."""
+    """One source of truth: the Chinese config does not set site_url; site_tools.build.engine.load derives it."""
     assert "site_url" not in yaml.safe_load((ROOT / "mkdocs.zh.yml").read_text(encoding="utf-8"))
 
 
@@ -147,8 +148,8 @@ def test_make_deploy_pushes_only_with_push_1() -> None:
     dry_push = subprocess.run(
         ["make", "-n", "deploy", "PUSH=1"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    assert "-m site_tools.build" in dry and "-m site_tools.publish" in dry
-    assert "--push" not in dry and "site_tools.publish --push" in dry_push
+    assert "-m site_tools.build" in dry and "-m site_tools.build.publish" in dry
+    assert "--push" not in dry and "site_tools.build.publish --push" in dry_push
     site_cmd = subprocess.run(["make", "-n", "site"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert "-m site_tools.build" in site_cmd
 
@@ -208,7 +209,7 @@ def test_workflow_deploys_main_to_github_pages_with_make_site() -> None:
     assert _uses(build, "actions/checkout").get("with", {}).get("fetch-depth") == 0
     pages_step = _uses(build, "actions/configure-pages")
     (make_site,) = [s for s in build["steps"] if "run" in s]
-    assert make_site["run"] == "bash .ci/run site pdf"  # the site, then its PDFs into it (site_tools/book.py)
+    assert make_site["run"] == "bash .ci/run site pdf"  # the site, then its PDFs into it (site_tools/book/)
     assert make_site["env"]["SITE_URL"] == "${{ steps." + pages_step["id"] + ".outputs.base_url }}"
     assert build["steps"].index(pages_step) < build["steps"].index(make_site)
     assert _uses(build, "actions/upload-pages-artifact")["with"]["path"].rstrip("/") == "site"
@@ -247,9 +248,9 @@ def test_upstream_tier_runs_after_make_test_and_weekly_against_the_newest_releas
 
 
 def test_successor_watch_runs_weekly_never_blocks_and_reports() -> None:
-    """successor.yml builds both languages with the newest Zensical and ProperDocs every week (site_tools.successor):
-    not on push, read-only, allowed to fail, its report in the run's summary (the script writes it) and artifact;
-    the README says the plan."""
+    """successor.yml builds both languages with the newest Zensical and ProperDocs every week
+    (site_tools.build.successor): not on push, read-only, allowed to fail, its report in the run's summary (the script
+    writes it) and artifact; the README says the plan."""
     wf = _workflow("successor.yml")
     assert set(wf["on"]) == {"schedule", "workflow_dispatch"}
     (schedule,) = wf["on"]["schedule"]
@@ -263,11 +264,11 @@ def test_successor_watch_runs_weekly_never_blocks_and_reports() -> None:
     assert runs[0] == "bash .ci/run setup"
     install = next(r for r in runs if "pip install" in r)
     assert "--upgrade zensical properdocs" in install and "==" not in install  # the newest releases
-    assert runs[-1].startswith(".venv/bin/python -m site_tools.successor --out ")
+    assert runs[-1].startswith(".venv/bin/python -m site_tools.build.successor --out ")
     report = runs[-1].split("--out ", 1)[1].strip()
     upload = _uses(job, "actions/upload-artifact")
     assert upload["if"] == "always()" and upload["with"]["path"] == report
-    source = (ROOT / "site_tools" / "successor.py").read_text(encoding="utf-8")
+    source = (ROOT / "site_tools" / "build" / "successor.py").read_text(encoding="utf-8")
     assert "GITHUB_STEP_SUMMARY" in source and set(("zensical", "properdocs")) <= set(
         re.findall(r'"(\w+)": \[', source)
     )
@@ -362,7 +363,7 @@ def test_pull_request_template_holds_the_checklist() -> None:
     joined = [" ".join(box.split()) for box in boxes]
     for needed in ("docs/en/", "docs/zh/", "make check PAGE=<slug>", "asserted", "Screenshots", "make test"):
         assert any(needed in box for box in joined), needed
-    assert any("site_tools/engine.py" in box for box in joined)
+    assert any("site_tools/build/engine.py" in box for box in joined)
 
 
 def _form(name: str) -> dict:

@@ -4,7 +4,7 @@ The first is the test run's own build (``built_site``, conftest.py: ``build.buil
 from this checkout with its cache — cold in a fresh clone, as in CI). The second runs
 ``python -m site_tools.build`` (the recipe of ``make site``) for the same address in a scratch copy of the
 repository (no git history) with its own empty cache (``PE_DOCS_CACHE``), so it draws every figure, executes every
-notebook page and generates every chapter's notebook (``notebooks/<page>.ipynb``, ``site_tools.notebooks``) in
+notebook page and generates every chapter's notebook (``notebooks/<page>.ipynb``, ``site_tools.build.notebooks``) in
 processes of its own: nothing is shared with the first but the sources. Every file of both sites is compared; gzip
 files by their content (their header holds the time they were written); the only differences allowed are dates.
 So a build is reproducible, and a build from the cache is the build from scratch.
@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from harness.scratch import make_scratch_repo
 
-from site_tools import notebooks, pages
+from site_tools import pages
+from site_tools.build import notebooks
 
 pytestmark = pytest.mark.site
 

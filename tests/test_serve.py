@@ -52,7 +52,7 @@ def pages_in(index: dict) -> list[str]:
 def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
     tmp_path: Path, built_site: dict[str, object]
 ) -> None:
-    """``python -m site_tools.preview`` (``make serve``), in a scratch copy of the repository (after the test
+    """``python -m site_tools.build.preview`` (``make serve``), in a scratch copy of the repository (after the test
     run's build, so it reuses its figures and executed notebooks): both languages are served on loopback with
     MkDocs' live-reload script. A paragraph edited in one language is rebuilt alone: the other language and the
     other pages are not written again, the search index gets the page's new text and keeps every other page, the
@@ -63,7 +63,7 @@ def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
     repo = make_scratch_repo(tmp_path / "repo", cache="copy")
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "site_tools.preview", "--port", str(port)],
+        [sys.executable, "-m", "site_tools.build.preview", "--port", str(port)],
         cwd=repo,
         env={**os.environ, "PYTHONPATH": str(repo)},
         stdout=subprocess.DEVNULL,

@@ -102,7 +102,7 @@ def test_nothing_loads_from_off_site(site_dir: Path) -> None:
 
 
 def test_math_assets_are_self_hosted(site_dir: Path) -> None:
-    # math is typeset at build time (site_tools/formulas.py): KaTeX's stylesheet and fonts are served, no script
+    # math is typeset at build time (site_tools/finish/formulas.py): KaTeX's stylesheet and fonts are served, no script
     for rel in ("assets/katex/katex.min.css",):
         assert (site_dir / rel).is_file() and (site_dir / "zh" / rel).is_file()
     assert not list(site_dir.rglob("katex*.js")) and not list(site_dir.rglob("auto-render*.js"))
@@ -122,7 +122,7 @@ def test_notebook_rendered_with_download(site_dir: Path) -> None:
 
 
 def test_figures_are_generated_per_language(site_dir: Path) -> None:
-    from site_tools.figures import FIGURES
+    from site_tools.build.figures import FIGURES
 
     for name in FIGURES:
         en = (site_dir / f"figures/{name}.light.svg").read_bytes()
@@ -304,7 +304,7 @@ def test_no_source_maps_are_shipped(site_dir: Path) -> None:
 
 
 def test_notebook_theme_css_is_one_cached_file(site_dir: Path) -> None:
-    from site_tools.assets import STYLE_MARKER, STYLES_DIR
+    from site_tools.finish.assets import STYLE_MARKER, STYLES_DIR
 
     linked = set()
     for prefix in ("", "zh/"):
@@ -316,7 +316,7 @@ def test_notebook_theme_css_is_one_cached_file(site_dir: Path) -> None:
         for href in hrefs:
             assert STYLE_MARKER in (site_dir / prefix / href).read_text(encoding="utf-8")
             linked.add(href)
-    # JupyterLab's theme, cut down to the rules the notebook page can use (site_tools.assets.notebook_styles)
+    # JupyterLab's theme, cut down to the rules the notebook page can use (site_tools.finish.assets.notebook_styles)
     assert 10_000 < max((site_dir / href).stat().st_size for href in linked) < 100_000
 
 

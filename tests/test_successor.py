@@ -1,5 +1,5 @@
-"""The successor watch (``site_tools.successor``, ``.github/workflows/successor.yml``): its checks hold for the site
-MkDocs builds (the control: a row a successor fails is its own), and its report shows every engine and check."""
+"""The successor watch (``site_tools.build.successor``, ``.github/workflows/successor.yml``): its checks hold for the
+site MkDocs builds (the control: a row a successor fails is its own), and its report shows every engine and check."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import successor
+from site_tools.build import successor
 
 
 @pytest.mark.site

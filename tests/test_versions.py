@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from site_tools import versions
-from site_tools.notebooks import chapters, split_front_matter
+from site_tools.build.notebooks import chapters, split_front_matter
 
 ROOT = Path(__file__).resolve().parent.parent
 

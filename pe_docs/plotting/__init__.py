@@ -5,7 +5,7 @@ Every function draws one figure of the site. Besides its own arguments it takes 
 colour scheme), and returns a bare ``matplotlib.figure.Figure`` with a transparent background — not
 registered with pyplot, so drawing never touches the user's backend; save it with ``fig.savefig(...)``.
 The site renders each registered figure for both languages and both colour schemes
-(``site_tools/figures.py``).
+(``site_tools/build/figures.py``).
 
 Every function checks its arguments: a wrong type raises ``TypeError``, a wrong value ``ValueError``, and the
 message names the argument. Chinese labels (``lang="zh"``) need a CJK font (e.g. WenQuanYi Micro Hei);

@@ -113,7 +113,7 @@ def text(lang: Lang, *, en: str, zh: str) -> str:
 def theme_colours(theme: Theme) -> tuple[str, ...]:
     """The colours that depend on the colour scheme, in a fixed order: foreground (text, axes, ticks), grid,
     3-D panes. Every other colour a figure uses is the same in both schemes, so a figure drawn for one scheme
-    becomes the other's by exchanging these (``site_tools.figures`` relies on it, and tests it figure by figure).
+    becomes the other's by exchanging these (``site_tools.build.figures`` relies on it, and tests it figure by figure).
 
     Raises:
         ValueError: ``theme`` is not one of ``THEMES``.
@@ -177,7 +177,7 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
     """Matplotlib settings for one language and colour scheme (transparent background).
 
     They apply while the figure is built; saving options (SVG ids, fonts as paths) belong to the caller
-    that saves, see ``site_tools.figures.render_svg``.
+    that saves, see ``site_tools.build.figures.render_svg``.
 
     Raises:
         ValueError: ``lang`` or ``theme`` is not one of the allowed values.

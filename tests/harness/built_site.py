@@ -1,6 +1,6 @@
 """The site, built once per test run and served the way GitHub Pages serves a project site.
 
-It is built with the build of ``make site`` (``site_tools.build.build``: strict), for a public address under a
+It is built with the build of ``make site`` (``site_tools.build.site.build``: strict), for a public address under a
 sub-path, ``http://127.0.0.1:<port>/pe-docs-test/`` (Chinese under ``…/zh/``), into the run's folder, and served only
 under that prefix, with the root ``404.html`` (status 404) for every missing address: every site and browser test
 also checks that the site works at an address other than the one in mkdocs.yml. Under pytest-xdist the steering
@@ -32,8 +32,8 @@ from typing import Any
 import pytest
 
 from harness.run import is_worker, state, steers_workers
-from site_tools import build
 from site_tools.browser import serve_site
+from site_tools.build import site
 
 TEST_PREFIX = "/pe-docs-test/"
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _build(site_dir: Path, base: str) -> dict[str, object]:
     start = time.perf_counter()
-    timings = build.build(site_url=base, site_dir=site_dir)  # the build of `make site`: strict by default
+    timings = site.build(site_url=base, site_dir=site_dir)  # the build of `make site`: strict by default
     return {"timings": timings, "seconds": time.perf_counter() - start}
 
 

@@ -52,7 +52,8 @@ def page_tests(items: list[pytest.Item], slug: str, *, built: bool = False) -> l
     """The tests of one page: its blocks and every test parametrised by it, except those needing the built site;
     with ``built`` (a site built already), also the tests that read the built pages (:func:`reads_built_pages`),
     but not those parametrised by another page or by a figure the page does not show."""
-    from site_tools import figures, pages
+    from site_tools import pages
+    from site_tools.build import figures
 
     slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
     names = {f"{slug}.md", f"{slug}.ipynb"}

@@ -31,8 +31,8 @@ def _env(repo: Path) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The sources as a release tarball (``git archive``) holds them — every file ``git ls-files`` lists, no ``.git``
-    — after ``make chapter NAME=scratch-chapter SECTION='Deep dives'`` (``python -m site_tools.chapter``). KaTeX is
-    linked (what ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw
+    — after ``make chapter NAME=scratch-chapter SECTION='Deep dives'`` (``python -m site_tools.pages.chapter``). KaTeX
+    is linked (what ``make setup`` installs) and so is the build cache (keyed by content: what a tarball would draw
     again).
 
     Keys: ``dir``, and ``chapter`` (the chapter command's completed process). Used by ``test_chapter.py`` (a new
@@ -40,13 +40,13 @@ def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """
     import subprocess
 
-    from site_tools.successor import copy_repository
+    from site_tools.build.successor import copy_repository
 
     copy = copy_repository(tmp_path_factory.mktemp("release") / "pe-docs")
     (ROOT / ".cache").mkdir(exist_ok=True)
     (copy / ".cache").symlink_to(ROOT / ".cache")
     chapter = subprocess.run(
-        [sys.executable, "-m", "site_tools.chapter", SCRATCH_CHAPTER, "--section", SCRATCH_SECTION],
+        [sys.executable, "-m", "site_tools.pages.chapter", SCRATCH_CHAPTER, "--section", SCRATCH_SECTION],
         cwd=copy,
         env=_env(copy),
         capture_output=True,

@@ -7,11 +7,11 @@ links, figures, the notebook page's styles), by ``make site`` and the preview, n
   whenever the library it imports changes (its own cache key only looks at the notebook file); give each
   ``extra.alternate`` its absolute address (the 404 page links both homes).
 - ``on_files``: add the build-time figures for this language, KaTeX's stylesheet and fonts, and every chapter's
-  notebook (``site_tools.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
+  notebook (``site_tools.build.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
   in ``overrides/main.html``.
 - ``on_page_markdown``: a page that shows no image is built with mkdocs-glightbox's ``glightbox: false``, so it loads
-  no lightbox script or stylesheet (``site_tools.assets.needs_lightbox``).
+  no lightbox script or stylesheet (``site_tools.finish.assets.needs_lightbox``).
 - ``on_env``: the theme's templates, compiled once, are kept in the build cache (Jinja's bytecode cache, keyed by
   each template's source): every build loads the config, and with it the theme, afresh.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path; make the repo's modules importable
     sys.path.insert(0, str(ROOT))
 
@@ -30,7 +30,8 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import assets, figures, notebooks, publish  # noqa: E402
+from site_tools.build import figures, notebooks, publish  # noqa: E402
+from site_tools.finish import assets  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:

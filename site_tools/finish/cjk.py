@@ -10,7 +10,7 @@ East Asian wide characters, but Chrome and Edge do not implement it, and it keep
 - nothing inside quotation marks (after “, before ”); on a Chinese page, nothing next to “ ”, —— or … at all;
 - one space between a Chinese character and a Latin word, a number, code or math.
 
-This module is a Python-Markdown extension (``site_tools.cjk`` under ``markdown_extensions`` in mkdocs.yml):
+This module is a Python-Markdown extension (``site_tools.finish.cjk`` under ``markdown_extensions`` in mkdocs.yml):
 :class:`JoinLines` applies these rules to every line break of a page while it is rendered, so the engine shows,
 indexes and (Material's search, with jieba) cuts into words the finished text, and numbers written with a
 thousands space stay on one line. ``join_wide_lines`` does the same to a piece of HTML, ``join_wide_text`` to
@@ -38,7 +38,7 @@ from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER
 
-from site_tools import dom
+from site_tools.finish import dom
 
 # --- what kind of character sits on each side of a space ------------------------------------------------------
 
@@ -349,9 +349,9 @@ class JoinLines(Treeprocessor):
 
 
 class JoinLinesExtension(Extension):
-    """The Python-Markdown extension (``markdown_extensions: [site_tools.cjk]`` in mkdocs.yml): :class:`JoinLines`.
-    Its one option, ``lang``, is the pages' language ("zh", "en"); by default each page's text tells it
-    (:func:`chinese_page`)."""
+    """The Python-Markdown extension (``markdown_extensions: [site_tools.finish.cjk]`` in mkdocs.yml):
+    :class:`JoinLines`. Its one option, ``lang``, is the pages' language ("zh", "en"); by default each page's text tells
+    it (:func:`chinese_page`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         self.config = {"lang": ["", "the pages' language (zh, en); empty: told from each page's text"]}
@@ -362,7 +362,7 @@ class JoinLinesExtension(Extension):
 
 
 def makeExtension(**kwargs: Any) -> JoinLinesExtension:  # noqa: N802  (Python-Markdown's name)
-    """What Python-Markdown calls for ``site_tools.cjk`` in an extension list."""
+    """What Python-Markdown calls for ``site_tools.finish.cjk`` in an extension list."""
     return JoinLinesExtension(**kwargs)
 
 
@@ -547,7 +547,7 @@ def stray_spaces(html: str, lang: str | None = None) -> list[StraySpace]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m site_tools.cjk [SITE_DIR]``: count the stray spaces on every built Chinese page."""
+    """``python -m site_tools.finish.cjk [SITE_DIR]``: count the stray spaces on every built Chinese page."""
     import sys
     from pathlib import Path
 

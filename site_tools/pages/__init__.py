@@ -9,7 +9,7 @@
   Chinese checks;
 - ``figures`` and ``headings``;
 - ``items``: the page as a tree — prose, python code, expected output, figures, admonitions / collapsible blocks
-  / content tabs — which ``site_tools.notebooks`` turns into a notebook;
+  / content tabs — which ``site_tools.build.notebooks`` turns into a notebook;
 - :meth:`Page.problems`: every place where the tests would not run what the page shows (a python fence that is
   not collected, a skip mark, code that runs but is hidden in a comment, …), with its line.
 
@@ -37,13 +37,13 @@ import functools
 import io
 import json
 import re
-import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 DOCS = ROOT / "docs"
 LANGS = ("en", "zh")
 PAGE_SUFFIXES = (".md", ".ipynb")
@@ -765,9 +765,9 @@ def code_signature(path: Path) -> list[str]:
 
 
 def weak_asserts(path: Path) -> list[str]:
-    """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.asserts``), as
+    """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.pages.asserts``), as
     sentences naming the page and the line."""
-    from site_tools import asserts
+    from site_tools.pages import asserts
 
     if path.suffix == ".ipynb":
         sources = [(0, code) for code in notebook_code_cells(path)]
@@ -855,7 +855,7 @@ def nav_places(config: Path) -> dict[str, tuple[str, ...]]:
 
 @functools.lru_cache(maxsize=8)
 def _nav_places(config: Path, _mtime: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    from site_tools import engine
+    from site_tools.build import engine
 
     found: list[tuple[str, tuple[str, ...]]] = []
 
@@ -878,7 +878,7 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     """Whether page ``name`` (``formula.md``) is under ``nav:`` in each language's config exactly when that language
     has the page, as sentences naming the file to edit and, from the other language's nav, the section to put it
     in. (MkDocs only warns about a page missing from the nav; the strict build of ``make test`` fails on it.)"""
-    from site_tools import engine
+    from site_tools.build import engine
 
     configs = dict(engine.CONFIGS if configs is None else configs)
     places = {lang: nav_places(configs[lang]) for lang in LANGS}
@@ -941,7 +941,3 @@ def main() -> int:
         return 0
     print("\n".join(problems))
     return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

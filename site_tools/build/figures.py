@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 PACKAGE_DIR = ROOT / "pe_docs"
 CACHE_ENV = "PE_DOCS_CACHE"
 CACHE_DIR: Path | None = None  # None: <cache_root()>/figures; set to draw into another folder

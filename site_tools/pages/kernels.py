@@ -1,7 +1,7 @@
 """Running the pages' code as a reader would, and remembering what passed: the chapter notebooks and the page blocks.
 
 Used by the tests (``tests/test_notebooks.py``, ``tests/harness/``), so by ``make test`` and ``make check``.
-:func:`run` executes one generated notebook (``site_tools.notebooks``) and returns a :class:`dict` the tests
+:func:`run` executes one generated notebook (``site_tools.build.notebooks``) and returns a :class:`dict` the tests
 check: the executed notebook, where ``pe_docs`` came from, the error if a cell failed (with the cell), the
 seconds it took.
 
@@ -41,9 +41,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from site_tools import figures
+from site_tools import ROOT
+from site_tools.build import figures
 
-ROOT = Path(__file__).resolve().parent.parent
 # The MKL code path each language's notebooks run on (see the module docstring).
 MKL_PATHS = {"en": "COMPATIBLE", "zh": "AVX2"}
 MKL_NAMES = {"COMPATIBLE": "the generic path AMD CPUs take", "AVX2": "the AVX2 path"}
@@ -231,7 +231,8 @@ class Runner:
         todo = [c for c in dict.fromkeys(chapters) if c not in self.started]
         if not todo:
             return
-        from site_tools import notebooks, pages
+        from site_tools import pages
+        from site_tools.build import notebooks
 
         texts = {}
         for lang, name in todo:

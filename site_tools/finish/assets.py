@@ -1,7 +1,7 @@
 """Front-end assets the site serves itself, and what a page's figures and styles cost a reader's phone.
 
 - **KaTeX.** :func:`katex_files`: KaTeX's stylesheet and fonts from the pinned npm package (package.json). The
-  math is typeset at build time (``site_tools.formulas``): no KaTeX script is served.
+  math is typeset at build time (``site_tools.finish.formulas``): no KaTeX script is served.
 - **Figures.** :func:`figure_links` makes every build-time figure (``figures/<name>.<light|dark>.svg``) load
   lazily (the browser fetches an image only when it is about to scroll into view, and never one that is hidden:
   the colour scheme the reader is not using hides its variant, so a first view fetches one variant of the
@@ -25,9 +25,10 @@ import posixpath
 import re
 from pathlib import Path
 
-from site_tools import dom, figures
+from site_tools import ROOT
+from site_tools.build import figures
+from site_tools.finish import dom
 
-ROOT = Path(__file__).resolve().parent.parent
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
 # What the pages load: the stylesheet, and the fonts it names (the browser fetches those a page's math uses).
 _KATEX_FILES = ("katex.min.css",)

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
 
 # Stated everywhere, computed nowhere: exempt on every page, as written (a count of 10 000 positions, written
 # with its thousands space or as 10⁴, is a quantity and is checked).

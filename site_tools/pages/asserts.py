@@ -1,7 +1,7 @@
 """Assertions that cannot fail: what ``pages.weak_asserts`` rejects in the code a page runs.
 
-A page's numbers are backed by its assertions (``site_tools.stated_numbers``), so an assertion that holds whatever the
-code computes backs a number without checking it. :func:`weak` names every such assertion in a piece of code:
+A page's numbers are backed by its assertions (``site_tools.pages.stated_numbers``), so an assertion that holds whatever
+the code computes backs a number without checking it. :func:`weak` names every such assertion in a piece of code:
 
 - it checks nothing: no comparison or call (``assert True``, ``assert ok``, ``assert 0.97``), or nothing the page
   computed (``assert 3 == 3``);

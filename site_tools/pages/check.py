@@ -1,4 +1,4 @@
-"""One page's checks, in seconds: ``python -m site_tools.check <slug>`` (``make check PAGE=<slug>``).
+"""One page's checks, in seconds: ``python -m site_tools.pages.check <slug>`` (``make check PAGE=<slug>``).
 
 The contributor's loop while writing or editing a chapter. It runs, for ``docs/en/<slug>.md`` and
 ``docs/zh/<slug>.md``, the tests ``make test`` runs for that page — selected from the whole suite by
@@ -8,9 +8,9 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
   python fence runs as shown, no skip marks);
 - parity: the page exists in both languages with the same code (a differing block shown as a diff whose lines name
   their file and line in both languages), and both navs list it (``site_tools.pages.nav_problems_of``);
-- verified prose (``site_tools.stated_numbers``): every stated number asserted on the page, both languages stating the
-  same numbers, and every stated number's change noticed;
-- assertions that cannot fail (``site_tools.asserts``);
+- verified prose (``site_tools.pages.stated_numbers``): every stated number asserted on the page, both languages stating
+the   same numbers, and every stated number's change noticed;
+- assertions that cannot fail (``site_tools.pages.asserts``);
 - the Chinese page's style (``tests/test_chinese.py``);
 - each library of ``checked_against`` backed by a test of the upstream tier that names the page
   (``site_tools.versions.backing``);
@@ -19,8 +19,8 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
 
 A failure names the page, the line and, for numbers, the number, as in ``make test``. What needs the built site
 (links, anchors, the print page, the browser) is left to ``make test``; after ``make site``,
-``python -m site_tools.check <slug> --site-dir site`` adds the tests that read the built pages (further arguments go
-to pytest).
+``python -m site_tools.pages.check <slug> --site-dir site`` adds the tests that read the built pages (further arguments
+go to pytest).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
 
 
 def normalise(page: str) -> str:
@@ -57,13 +57,13 @@ def page_test_paths(slug: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m site_tools.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
+    """``python -m site_tools.pages.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
     from site_tools import pages
 
     args = sys.argv[1:] if argv is None else argv
     names = sorted({Path(name).stem for name in pages.page_names()})
     if not args or not args[0].strip():
-        print("usage: make check PAGE=<slug>   (python -m site_tools.check <slug>)", file=sys.stderr)
+        print("usage: make check PAGE=<slug>   (python -m site_tools.pages.check <slug>)", file=sys.stderr)
         print(f"pages: {' '.join(names)}", file=sys.stderr)
         return 2
     slug = normalise(args[0])

@@ -1,4 +1,4 @@
-// KaTeX on node for the build (site_tools/formulas.py starts one of these per build and sends it every page's math).
+// KaTeX on node for the build (site_tools/finish/formulas.py starts one of these per build and sends it every page's math).
 //
 // Protocol: one JSON line in per page, an array of {tex, display}; one JSON line out, an array in the same order
 // of {html, warnings} or {error} (a formula KaTeX cannot parse). The options are those the pages used to give

@@ -1,26 +1,26 @@
 """Finishing the built site: the steps every page goes through after the engine has written it.
 
-The engine (MkDocs with Material, ``site_tools.engine``) writes a language's site; :func:`finish_site` then
+The engine (MkDocs with Material, ``site_tools.build.engine``) writes a language's site; :func:`finish_site` then
 finishes it in place. What a step needs to know about a page — its language, its front matter, whether it is a
 chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
 objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
-alone rendered from a real source). Each page is parsed once (``site_tools.dom``), each step changes that tree, and
-the page is written once. (Chinese line breaks are joined, and thousands kept whole, before: while the engine renders
-the page, by the Python-Markdown extension ``site_tools.cjk``, so that the engine's search index holds the finished
-text.)
+alone rendered from a real source). Each page is parsed once (``site_tools.finish.dom``), each step changes that tree,
+and the page is written once. (Chinese line breaks are joined, and thousands kept whole, before: while the engine
+renders the page, by the Python-Markdown extension ``site_tools.finish.cjk``, so that the engine's search index holds
+the finished text.)
 
 1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
    are checked against, at the end of the content.
-2. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-3. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
+2. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
+3. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
    cut down to the rules the page can use, in one cached file.
-4. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
+4. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
 
-Then, once per language: the sitemap names each page's twin in every language (``site_tools.publish``); the source
+Then, once per language: the sitemap names each page's twin in every language (``site_tools.build.publish``); the source
 maps Material ships are dropped; ``.nojekyll``. A
 page's content is Material's ``article`` (else the ``<body>``); its "Last update" box stays last
-(``site_tools.engine`` lists what this module knows of the engine's HTML). The preview (``site_tools.preview``)
-finishes only the pages a change rebuilt.
+(``site_tools.build.engine`` lists what this module knows of the engine's HTML). The preview
+(``site_tools.build.preview``) finishes only the pages a change rebuilt.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_tools import assets, dom, engine, formulas, pages, publish, versions
+from site_tools import ROOT, pages, versions
+from site_tools.build import engine, publish
+from site_tools.finish import assets, dom, formulas
 
-ROOT = Path(__file__).resolve().parent.parent
 #: Where a page's own content is: the first of these that the page has.
 CONTENT = ("article.md-content__inner", "article", "main", "body")
 #: Material's "Last update" box, last in the content: the versions line goes before it.
@@ -66,7 +67,7 @@ class Page:
 
 
 def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[Page]:
-    """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.engine``)."""
+    """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.build.engine``)."""
     docs_dir = Path(docs_dir)
     out = []
     for path in sorted(docs_dir.rglob("*")):
@@ -88,7 +89,7 @@ class _Facts:
 def _facts(page: Page) -> _Facts:
     if page.notebook:
         return _Facts({}, chapter=False)
-    from site_tools import notebooks
+    from site_tools.build import notebooks
 
     text = page.source.read_text(encoding="utf-8")
     return _Facts(pages.parse(text).meta, chapter=notebooks.wants_notebook(text))
@@ -100,7 +101,7 @@ class Finisher:
     Args:
         lang: The language (``"en"``, ``"zh"``).
         alternates: Every language's site with its absolute address, ``[{"lang": "en", "url": …}, …]``
-            (``site_tools.publish.alternate_links``); empty: the sitemap is left as it is.
+            (``site_tools.build.publish.alternate_links``); empty: the sitemap is left as it is.
     """
 
     def __init__(self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = ()) -> None:
@@ -134,7 +135,7 @@ class Finisher:
         language's built site (figure files are read there, the notebook page's stylesheet is written there).
 
         Raises:
-            site_tools.formulas.MathError: a formula KaTeX cannot parse.
+            site_tools.finish.formulas.MathError: a formula KaTeX cannot parse.
             ValueError: the front matter's ``checked_against`` names a library the upstream tier does not pin.
         """
         facts = _facts(page)
@@ -184,7 +185,7 @@ def finish_site(
 
     Raises:
         FinishError: ``strict`` and there are warnings (KaTeX's: input it renders but LaTeX would reject).
-        site_tools.formulas.MathError: a formula KaTeX cannot parse.
+        site_tools.finish.formulas.MathError: a formula KaTeX cannot parse.
     """
     own = finisher is None
     finisher = finisher or Finisher(lang, alternates=alternates)

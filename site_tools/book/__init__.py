@@ -48,15 +48,15 @@ import os
 import posixpath
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_tools import dom, engine
+from site_tools import ROOT
+from site_tools.build import engine
+from site_tools.finish import dom
 
-ROOT = Path(__file__).resolve().parent.parent
 SITE_DIR = ROOT / "site"
 CONFIGS = engine.CONFIGS  # each language's config file
 BOOK_CSS = Path(__file__).with_name("book.css")
@@ -247,8 +247,9 @@ def _entry(item: Any) -> tuple[Any, Any]:
 # ---- one chapter: the built page's article, made part of the book --------------------------------------------------
 
 
-# What the book reads of a built page (site_tools.dom parses it, as the finishing pass does; site_tools.engine lists
-# what is Material's): the article, the head's stylesheets and canonical address, <html>'s and <body>'s attributes.
+# What the book reads of a built page (site_tools.finish.dom parses it, as the finishing pass does;
+# site_tools.build.engine lists what is Material's): the article, the head's stylesheets and canonical address, <html>'s
+# and <body>'s attributes.
 _ARTICLE = "article.md-content__inner"
 _HEAD_CSS = 'head link[rel="stylesheet"], head link[href$=".css"]'
 _CANONICAL = 'head link[rel="canonical"]'
@@ -869,7 +870,8 @@ def book_key(book: Assembled, site_dir: Path) -> str:
 
 def _cached_print(book: Assembled, site_dir: Path, out: Path) -> Printed:
     """:func:`print_book`, or the book printed before from the same inputs (:func:`book_key`)."""
-    from site_tools import figures, kernels
+    from site_tools.build import figures
+    from site_tools.pages import kernels
 
     if not kernels.caching():
         return print_book(book, site_dir, out)
@@ -975,7 +977,3 @@ def main(argv: list[str] | None = None) -> int:
         rows = [{**dataclasses.asdict(r), "path": str(r.path)} for r in results]
         print(json.dumps(rows))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -24,7 +24,7 @@ What a notebook cannot show as the page does is converted:
 - ``<!--pytest-codeblocks:expected-output-->`` and its fence become a Markdown cell "Expected output" right
   after the code cell;
 - a figure (``![alt](figures/NAME.light.svg#only-light)`` and its ``#only-dark`` twin) becomes one code cell
-  that draws it with the ``pe_docs.plotting`` function and arguments registered in ``site_tools.figures``, with
+  that draws it with the ``pe_docs.plotting`` function and arguments registered in ``site_tools.build.figures``, with
   the page's language: it runs wherever ``pe_docs[plot]`` is installed, offline, and shows what the page shows;
 - a link to another page of the site (``[x](relative.md#anchor)``) or to an anchor of this page becomes an
   absolute link to the public site when ``site_url`` is configured, else its text;
@@ -59,8 +59,10 @@ from urllib.parse import urljoin
 
 import nbformat
 
-from site_tools import cjk, engine, pages
-from site_tools.figures import FIGURES
+from site_tools import pages
+from site_tools.build import engine
+from site_tools.build.figures import FIGURES
+from site_tools.finish import cjk
 from site_tools.pages import Box, Code, Expected, Figure, Item, Prose, Verbatim, walk
 
 NOTEBOOK_DIR = "notebooks"
@@ -140,12 +142,12 @@ def parse(markdown: str) -> list[Item]:
     """A page's Markdown as items, admonitions and tabs nested (``site_tools.pages``' reading of the page).
 
     Raises:
-        ValueError: the page shows a figure that is not registered in ``site_tools.figures``.
+        ValueError: the page shows a figure that is not registered in ``site_tools.build.figures``.
     """
     items = list(pages.parse(markdown).items)
     for item in walk(items):
         if isinstance(item, Figure) and item.name not in FIGURES:
-            raise ValueError(f"figure {item.name!r} is not registered in site_tools/figures.py")
+            raise ValueError(f"figure {item.name!r} is not registered in site_tools/build/figures.py")
     return items
 
 
@@ -174,7 +176,7 @@ class Site:
             raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
         lang = config.theme["language"]
         if lang not in TEXTS:
-            raise ValueError(f"no notebook texts for language {lang!r}; add them to site_tools.notebooks.TEXTS")
+            raise ValueError(f"no notebook texts for language {lang!r}; add them to site_tools.build.notebooks.TEXTS")
         return cls(
             lang=lang,
             name=config.site_name,
@@ -212,13 +214,13 @@ class Site:
 @functools.cache
 def site_of(lang: str) -> Site:
     """The :class:`Site` of one language as ``make site`` builds it (for its public address), read once from the
-    config file as written (``site_tools.engine.raw_config``: fast, no plugins loaded); the tests check that it is
+    config file as written (``site_tools.build.engine.raw_config``: fast, no plugins loaded); the tests check that it is
     what :meth:`Site.from_config` gives for the loaded config.
 
     Raises:
         ValueError: an unknown language, no ``extra.repository``, or no texts for the language.
     """
-    from site_tools import publish
+    from site_tools.build import publish
 
     raw = engine.raw_config(lang)
     repository = (raw.get("extra") or {}).get("repository")
@@ -226,7 +228,7 @@ def site_of(lang: str) -> Site:
         raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
     language = (raw.get("theme") or {}).get("language", "en")
     if language not in TEXTS:
-        raise ValueError(f"no notebook texts for language {language!r}; add them to site_tools.notebooks.TEXTS")
+        raise ValueError(f"no notebook texts for language {language!r}; add them to site_tools.build.notebooks.TEXTS")
     return Site(
         lang=language,
         name=raw["site_name"],

@@ -1,16 +1,16 @@
-"""The preview: ``python -m site_tools.preview`` (``make serve``) builds both languages, serves them with live reload,
-and after a change rebuilds only what the change can affect.
+"""The preview: ``python -m site_tools.build.preview`` (``make serve``) builds both languages, serves them with live
+reload, and after a change rebuilds only what the change can affect.
 
 It builds for the local address it serves on (like ``mkdocs serve``), not strict (a broken link in a page being
 edited is logged and the server keeps serving), and keeps one worker process per language with everything
 imported and loaded (and KaTeX's node process running). On a change:
 
 - a page of one language (``docs/en/…`` or ``docs/zh/…``): that language only. If the page already existed and
-  its title did not change, the engine renders and writes only that page (``site_tools.engine.build`` with
+  its title did not change, the engine renders and writes only that page (``site_tools.build.engine.build`` with
   ``dirty=True``: the navigation of the other pages, which shows titles, is unchanged), and the finishing pass
   (``site_tools.finish``) finishes only that page. MkDocs says at each such build that a
   "dirty" build may leave navigation stale: here it cannot. An added or removed page, a new title, or the home page
-  (see ``site_tools.engine``, touch point 4) rebuilds the language in full.
+  (see ``site_tools.build.engine``, touch point 4) rebuilds the language in full.
 - anything else (the library, the tools, the theme overrides, a config): both languages in full, in parallel; a
   change of the library or the tools starts fresh worker processes (a long-lived one would keep drawing figures with
   the library it imported first).
@@ -30,7 +30,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import build, engine, finish, publish
+from site_tools import finish
+from site_tools.build import engine, publish, site
 
 ROOT = engine.ROOT
 CONFIGS = engine.CONFIGS
@@ -62,7 +63,7 @@ class _LanguageState:
         if self.finisher is None:
             self.finisher = finish.Finisher(options["lang"], alternates=options["alternates"])
         if not dirty:
-            seconds, staging, dest = build.build_config(config, strict=False, start=start, finisher=self.finisher)
+            seconds, staging, dest = site.build_config(config, strict=False, start=start, finisher=self.finisher)
             return {"seconds": seconds, "staging": staging, "dest": dest}
         engine.build(config, dirty=True)
         todo = {page.src_uri: page for page in finish.site_pages(options["docs_dir"], options["use_directory_urls"])}
@@ -74,7 +75,7 @@ class _LanguageState:
 
 
 def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
-    build.init_worker(level, lang)
+    site.init_worker(level, lang)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the server, which stops the workers
     sys.path.insert(0, str(ROOT))
     state = None
@@ -236,14 +237,14 @@ class Preview:
                 request["pages"] = (pages or {}).get(lang, [])
             self.workers[lang].send(**request)
         finished = {lang: self.workers[lang].receive() for lang in todo}
-        for lang in reversed(CONFIGS):  # inner sites first, as in build.build()
+        for lang in reversed(CONFIGS):  # inner sites first, as in site.build()
             if lang not in finished:
                 continue
             status, result = finished[lang]
             if status != "ok":
                 log.error("%s build failed: %s", lang, result)
             elif result["staging"] is not None:
-                build.install(Path(result["staging"]), Path(result["dest"]), lang)
+                site.install(Path(result["staging"]), Path(result["dest"]), lang)
 
     def start(self) -> None:
         with self.lock:
@@ -288,7 +289,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     try:
         preview.start()
         server = engine.live_reload_server(
-            preview.rebuild, host=host, port=port, root=build.SITE_DIR, watch=tuple(ROOT / name for name in WATCHED)
+            preview.rebuild, host=host, port=port, root=site.SITE_DIR, watch=tuple(ROOT / name for name in WATCHED)
         )
         log.info("English: %s   中文: %szh/", server.url, server.url)
         server.serve()  # blocks: rebuilds on change until Ctrl-C
@@ -302,11 +303,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m site_tools.preview", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m site_tools.build.preview", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format=build.LOG_FORMAT)
+    logging.basicConfig(level=logging.INFO, format=site.LOG_FORMAT)
     serve(args.host, args.port)
     return 0
 

@@ -13,7 +13,7 @@
   nothing on the site loads.
 - **Static host.** :func:`write_nojekyll` marks the output as plain files for GitHub Pages (no Jekyll run,
   which would drop paths starting with ``_`` such as ``assets/_mkdocstrings.css``).
-- **Deploy.** :func:`deploy` (``python -m site_tools.publish``, ``make deploy``) commits the built site to the
+- **Deploy.** :func:`deploy` (``python -m site_tools.build.publish``, ``make deploy``) commits the built site to the
   ``gh-pages`` branch.
 """
 
@@ -34,7 +34,8 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 BASE_CONFIG = ROOT / "mkdocs.yml"
 SITE_URL_ENV = "SITE_URL"
 
@@ -212,7 +213,7 @@ def deploy(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m site_tools.publish", description="commit site/ to the gh-pages branch (make deploy)"
+        prog="python -m site_tools.build.publish", description="commit site/ to the gh-pages branch (make deploy)"
     )
     parser.add_argument("--push", action="store_true", help="push gh-pages to origin after committing")
     parser.add_argument("--site-dir", type=Path, default=ROOT / "site", help="the built site (default: site/)")

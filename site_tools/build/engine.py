@@ -2,7 +2,7 @@
 internals of MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26, each with the test that fails when an
 upgrade breaks it.
 
-The rest of the tooling is plain Python on plain data: ``site_tools.build`` and ``site_tools.preview`` ask this
+The rest of the tooling is plain Python on plain data: ``site_tools.build`` and ``site_tools.build.preview`` ask this
 module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any engine's
 HTML: a test finishes a page rendered by Python-Markdown alone), and ``site_tools.pages`` reads the sources. Moving to
 another engine (Zensical, ProperDocs: ``.github/workflows/successor.yml`` tries both every week) means rewriting this
@@ -32,7 +32,7 @@ Touch points (where an upgrade can break the site; the test that notices):
 5. **The live-reload server.** :func:`live_reload_server` (``mkdocs.livereload.LiveReloadServer``, its ``builder``,
    ``watch``, ``serve``, ``shutdown``, ``url``). — ``tests/test_serve.py``, ``tests/test_build_guards.py::
    test_serve_builds_without_strict``.
-6. **Hooks** (``site_tools/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (mkdocs-jupyter's ``cache_dir``
+6. **Hooks** (``site_tools/build/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (mkdocs-jupyter's ``cache_dir``
    option; ``extra.alternate``), ``on_files`` (``File.generated`` for the figures, KaTeX's files and the chapter
    notebooks; ``Files.documentation_pages``, ``File.content_string``), ``on_pre_page`` (``page.notebook_url`` for the
    template), ``on_page_markdown`` (mkdocs-glightbox's documented ``glightbox: false`` page option), ``on_env``
@@ -59,7 +59,7 @@ Touch points (where an upgrade can break the site; the test that notices):
    test_the_language_selector_is_material_s_but_for_its_links``, ``tests/test_engine.py::
    test_the_blocks_main_html_overrides_are_material_s``.
 8. **What the finishing pass and the book know of the engine's HTML** (``site_tools.finish``, ``site_tools.book``,
-   both reading with ``site_tools.dom``): a page's content is Material's ``article.md-content__inner`` (else
+   both reading with ``site_tools.finish.dom``): a page's content is Material's ``article.md-content__inner`` (else
    ``<body>``), its "Last update" box (``aside.md-source-file``) stays last; the book also drops Material's buttons
    (``.md-content__button``) and flattens its content tabs (``.tabbed-set``); mkdocs-jupyter's stylesheets are the
    ``<style>`` elements holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's
@@ -69,7 +69,7 @@ Touch points (where an upgrade can break the site; the test that notices):
    test_sitemap_lists_every_page_at_its_public_address_with_its_twins``,
    ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``, ``tests/test_page_weight.py``,
    ``tests/test_pdf.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
-9. **Markdown** (``markdown_extensions`` in mkdocs.yml, which Zensical reads too): ``site_tools.cjk`` is a
+9. **Markdown** (``markdown_extensions`` in mkdocs.yml, which Zensical reads too): ``site_tools.finish.cjk`` is a
    Python-Markdown extension whose tree processor joins Chinese lines between the ``inline`` patterns and ``toc``, and
    reads the raw HTML Python-Markdown keeps aside (``htmlStash``: mkdocstrings' API entries) through the
    placeholders it leaves (``HTML_PLACEHOLDER``). Material's search plugin indexes each rendered page and cuts its
@@ -92,10 +92,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from site_tools import ROOT
+
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
-ROOT = Path(__file__).resolve().parent.parent
 CONFIGS: dict[str, Path] = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
 
 
@@ -122,7 +123,7 @@ def load(
     """
     from mkdocs.config import load_config
 
-    from site_tools import publish
+    from site_tools.build import publish
 
     _check_lang(lang)
     extra = dict(overrides or {})
@@ -171,7 +172,7 @@ def language(config: MkDocsConfig) -> str:
 def finishing(config: MkDocsConfig) -> dict[str, Any]:
     """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls`` and
     ``alternates`` (``extra.alternate`` at absolute addresses)."""
-    from site_tools import publish
+    from site_tools.build import publish
 
     return {
         "lang": language(config),

@@ -14,8 +14,8 @@ difference: the browser set-up also skipped ``md-nav``, so a heading with math s
 the table of contents; here that math is typeset too.
 
 :func:`typeset` works on the page's tree (``site_tools.finish`` parses each built page once); one node process per
-build (:class:`Katex`, ``site_tools/katex_render.js``) receives each page's formulas in one message. A formula KaTeX
-cannot parse raises :class:`MathError` naming the page; KaTeX's strict-mode warnings (input it renders but LaTeX
+build (:class:`Katex`, ``site_tools/finish/katex_render.js``) receives each page's formulas in one message. A formula
+KaTeX cannot parse raises :class:`MathError` naming the page; KaTeX's strict-mode warnings (input it renders but LaTeX
 would reject, such as Chinese characters in math mode) are returned with the page, and fail a strict build.
 
 Wide display formulas scroll sideways (``overflow-x: auto`` in ``extra.css``); each display formula is a
@@ -33,9 +33,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_tools import dom
+from site_tools import ROOT
+from site_tools.finish import dom
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(__file__).with_name("katex_render.js")
 
 # (left, right, display), in auto-render's order of preference at one position ($$ before $).
@@ -176,7 +176,7 @@ def node_path() -> str:
 
 
 class Katex:
-    """One node process running KaTeX (``site_tools/katex_render.js``), started on first use; one message per
+    """One node process running KaTeX (``site_tools/finish/katex_render.js``), started on first use; one message per
     page. Close it at the end of the build (the process also ends when this one does: its input closes)."""
 
     def __init__(self) -> None:

@@ -1,4 +1,4 @@
-"""Create a new chapter in both languages: ``python -m site_tools.chapter <slug> --section <title>``
+"""Create a new chapter in both languages: ``python -m site_tools.pages.chapter <slug> --section <title>``
 (``make chapter NAME=<slug> SECTION=<title>``; without a section, it asks for one).
 
 Writes ``docs/en/<slug>.md`` from ``templates/chapter.md`` and ``docs/zh/<slug>.md`` from
@@ -22,9 +22,8 @@ import re
 import sys
 from pathlib import Path
 
-from site_tools import pages
+from site_tools import ROOT, pages
 
-ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh")
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
 CONFIGS = ("mkdocs.yml", "mkdocs.zh.yml")  # each has its own nav: (the Chinese one with Chinese section titles)
@@ -238,9 +237,9 @@ def ask_section(root: Path = ROOT) -> str:
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    """``python -m site_tools.chapter <slug> [--section <title>]``: 0 when written, 2 when refused."""
+    """``python -m site_tools.pages.chapter <slug> [--section <title>]``: 0 when written, 2 when refused."""
     parser = argparse.ArgumentParser(
-        prog="python -m site_tools.chapter",
+        prog="python -m site_tools.pages.chapter",
         description="A new chapter in both languages, in a section of the nav "
         "(make chapter NAME=<slug> SECTION=<title>).",
     )

@@ -1,8 +1,8 @@
 """A watch on the engine's successors: build each language with Zensical and ProperDocs, and say what works.
 
-``python -m site_tools.successor [--engine zensical] [--engine properdocs] [--out report.md]`` builds both languages
-with each engine installed (their newest releases, in ``.github/workflows/successor.yml``, every week), each in a
-copy of the repository of its own, then checks the output (:func:`inspect`) for what the site needs: every page,
+``python -m site_tools.build.successor [--engine zensical] [--engine properdocs] [--out report.md]`` builds both
+languages with each engine installed (their newest releases, in ``.github/workflows/successor.yml``, every week), each
+in a copy of the repository of its own, then checks the output (:func:`inspect`) for what the site needs: every page,
 the hooks' generated files (figures, chapter notebooks), the plugins (mkdocs-jupyter's executed notebook page,
 mkdocstrings' API pages, GLightbox, the "Last update" date), one site per language, a search index with Chinese cut
 into words, and whether the finishing pass (``site_tools.finish``) runs on its HTML. It writes a Markdown report
@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from site_tools import dom, engine, finish, notebooks, pages
+from site_tools import finish, pages
+from site_tools.build import engine, notebooks
+from site_tools.finish import dom
 
 ROOT = engine.ROOT
 ENGINES: dict[str, list[str]] = {"zensical": ["zensical", "build", "-f"], "properdocs": ["properdocs", "build", "-f"]}
@@ -174,8 +176,8 @@ def report(trials: list[Trial]) -> str:
     out = [
         "# The successor watch",
         "",
-        "Each engine's newest release builds each language of the site (`python -m site_tools.successor`); the rows",
-        "are what the site needs. MkDocs 1.6 with Material 9.8 passes every row (tests/test_successor.py).",
+        "Each engine's newest release builds each language of the site (`python -m site_tools.build.successor`); the",
+        "rows are what the site needs. MkDocs 1.6 with Material 9.8 passes every row (tests/test_successor.py).",
         "",
         "| | " + " | ".join(heads) + " |",
         "|---|" + "---|" * len(trials),
@@ -197,7 +199,7 @@ def report(trials: list[Trial]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m site_tools.successor", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m site_tools.build.successor", description=__doc__)
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append", help="default: every one")
     parser.add_argument("--lang", choices=sorted(engine.CONFIGS), action="append", help="default: every one")
     parser.add_argument("--out", type=Path, default=Path("successor-report.md"))

@@ -2,12 +2,12 @@
 
 One engine build per language — ``mkdocs.yml`` (English, into ``site/``) and ``mkdocs.zh.yml`` (Chinese, into
 ``site/zh/``), so each language has its own search index — then the finishing pass over what the engine wrote
-(``site_tools.finish``). ``site_tools.engine`` is the one place a language's config is read and the engine is run:
-the build, the preview (``site_tools.preview``) and the tests all go through it.
+(``site_tools.finish``). ``site_tools.build.engine`` is the one place a language's config is read and the engine is run:
+the build, the preview (``site_tools.build.preview``) and the tests all go through it.
 
 The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=https://example.org/path/`` (or
 ``--site-url``) builds for another one. The Chinese site's address is derived from it, ``<address>zh/``
-(``site_tools.publish.language_url``).
+(``site_tools.build.publish.language_url``).
 
 The languages are built in parallel, one process each (the machine has 2 cores; each build draws its figures,
 generates its chapter notebooks and executes its notebook pages), each into a staging folder next to its
@@ -23,13 +23,13 @@ import concurrent.futures
 import logging
 import multiprocessing
 import shutil
-import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import engine, finish, publish
+from site_tools import finish
+from site_tools.build import engine, publish
 
 ROOT = engine.ROOT
 SITE_DIR = ROOT / "site"
@@ -215,7 +215,3 @@ def main(argv: list[str] | None = None) -> int:
     )
     log.info("public address: %s", publish.public_url(args.site_url))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
