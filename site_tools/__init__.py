@@ -1,9 +1,59 @@
-"""Site tooling: figure generation, the mkdocs hooks, build/serve orchestration and site checks.
+"""Site tooling: plain Python that builds, finishes and checks the site, and that the tests import; ``pe_docs`` imports
+nothing from here. One subpackage per job (README.md, "Layout"):
 
-Plain Python that the tests import; nothing here is imported by the ``pe_docs`` library.
+- ``build``: ``make site``, ``make serve``, ``make deploy``; the engine and its hooks, the build-time figures and
+  chapter notebooks, the watch on the engine's successors;
+- ``finish``: the pass over the HTML the engine wrote (math, figures, versions, the notebook page's styles), on a tree
+  read with one HTML parser, and the Chinese line joining done while a page is rendered;
+- ``pages``: the pages as sources: the one reader of a page, the checks of what it says (numbers, assertions,
+  parity), a page's tests (``make check``), a new chapter (``make chapter``), the runs of its code;
+- ``book``: each language as one PDF (``make pdf``).
+
+Beside them: the project's cache (``cache``), headless Chromium on a built site (``browser``), and the upstream tier's
+pins (``versions``, standard library only: the tier's own environment imports it).
 """
+
+from __future__ import annotations
 
 from pathlib import Path
 
 #: The repository's root folder.
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:
+    """The repository's files (``git ls-files``: tracked, and untracked but not ignored) in ``dest``, with KaTeX and
+    axe-core as installed (``node_modules``, linked): a copy to build or change (the tests' release tarball and scratch
+    copies, the successor watch's builds).
+
+    ``cache``: ``"shared"`` links the build cache (same sources, same keys: figures and notebooks are reused, not
+    drawn again); ``"copy"`` gives the copy its own copy of it (a full build evicts the cached notebooks it did not
+    use, mkdocs-jupyter's ``on_post_build``, so a test that watches the cache must not share it with builds running
+    beside it); ``None`` gives it none (a cold build).
+
+    Raises:
+        ValueError: another ``cache``.
+    """
+    import shutil
+    import subprocess
+
+    if cache not in {"shared", "copy", None}:
+        raise ValueError(f"cache must be 'shared', 'copy' or None, got {cache!r}")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    for rel in filter(None, listed):
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    if cache == "shared":
+        (dest / ".cache").symlink_to(ROOT / ".cache")
+    elif cache == "copy":
+        shutil.copytree(ROOT / ".cache", dest / ".cache")
+    return dest

@@ -8,7 +8,7 @@
 - ``harness.scheduling``: units a worker runs whole, longest first (``make test``).
 - ``harness.block_cache``: when a page block's test may pass without running.
 - ``harness.scratch``: a release tarball and scratch copies of the repository (fixtures ``release_copy``,
-  ``release_site``; :func:`make_scratch_repo`).
+  ``release_site``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 pytest.register_assert_rewrite("harness")
 
-from harness.scratch import SCRATCH_CHAPTER, make_scratch_repo  # noqa: E402
+from harness.scratch import SCRATCH_CHAPTER  # noqa: E402
 
 # The upstream tier runs in its own environment with its own ini file (make test-upstream). Left out here before
 # its conftest.py is imported: both would be the module ``conftest``, and ``from conftest import …`` in the tests
@@ -34,4 +34,4 @@ pytest_plugins = [
     "harness.scratch",
 ]
 
-__all__ = ["SCRATCH_CHAPTER", "make_scratch_repo"]
+__all__ = ["SCRATCH_CHAPTER"]

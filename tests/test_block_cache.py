@@ -19,6 +19,8 @@ from harness import block_cache
 from pytest_codeblocks.main import extract_from_buffer
 
 from site_tools.build import figures
+from site_tools.cache import ENV as CACHE_ENV
+from site_tools.cache import NO_CACHE_ENV
 from site_tools.pages import kernels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,8 +58,8 @@ def keys(text: str) -> list[str]:
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """An empty cache of the test's own, caching on; the environment digest computed again."""
-    monkeypatch.setenv(figures.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.delenv(kernels.NO_CACHE_ENV, raising=False)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.delenv(NO_CACHE_ENV, raising=False)
     kernels.environment_digest.cache_clear()
     yield tmp_path / "cache"
     kernels.environment_digest.cache_clear()
@@ -131,17 +133,17 @@ def test_the_rule_reads_the_record_only_when_caching_is_on(fresh: Path, monkeypa
     block_cache.remember(block)
     record = block_cache.passed_before(block)
     assert record is not None and record.is_relative_to(fresh)
-    monkeypatch.setenv(kernels.NO_CACHE_ENV, "1")
+    monkeypatch.setenv(NO_CACHE_ENV, "1")
     assert block_cache.passed_before(block) is None
     block_cache.remember(blocks(PAGE)[1])  # nothing remembered with caching off
-    monkeypatch.delenv(kernels.NO_CACHE_ENV)
+    monkeypatch.delenv(NO_CACHE_ENV)
     assert block_cache.passed_before(blocks(PAGE)[1]) is None
 
 
 def _run_pytest(folder: Path, cache: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """pytest with only the block cache's plugin, on ``folder/page.md``, with the cache in ``cache``."""
-    environ = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}", figures.CACHE_ENV: str(cache)}
-    environ.pop(kernels.NO_CACHE_ENV, None)
+    environ = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}", CACHE_ENV: str(cache)}
+    environ.pop(NO_CACHE_ENV, None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(folder / "pytest.ini"), "-p", "harness.block_cache", "-q",
          "--codeblocks", "page.md"],
@@ -177,5 +179,5 @@ def test_a_run_reuses_only_what_passed_with_the_same_code(tmp_path: Path) -> Non
     write("1 == 1", "3 == 3")
     assert _run_pytest(tmp_path, cache).returncode == 0 and ran() == ["b"]  # b's code changed
     assert _run_pytest(tmp_path, cache).returncode == 0 and ran() == []  # nothing changed: nothing runs
-    off = _run_pytest(tmp_path, cache, **{kernels.NO_CACHE_ENV: "1"})  # caching off: every block runs
+    off = _run_pytest(tmp_path, cache, **{NO_CACHE_ENV: "1"})  # caching off: every block runs
     assert off.returncode == 0 and ran() == ["a", "b"]

@@ -48,7 +48,7 @@ def all_paths() -> list[str]:
     out = []
     for lang in pages.LANGS:
         prefix = "" if lang == "en" else f"{lang}/"
-        for name in pages.pages(lang):
+        for name in pages.files(lang):
             stem = name.rsplit(".", 1)[0]
             out.append(prefix + ("" if stem == "index" else f"{stem}/"))
     return out

@@ -22,7 +22,7 @@ from site_tools.finish import cjk
 from site_tools.pages import stated_numbers
 
 ZH = pages.DOCS / "zh"
-ZH_PAGES = [p for p in pages.pages("zh").values() if p.suffix == ".md"]
+ZH_PAGES = [p for p in pages.files("zh").values() if p.suffix == ".md"]
 CJK = "[\u3400-\u4dbf\u4e00-\u9fff]"
 _HAN = re.compile(CJK)
 
@@ -407,7 +407,7 @@ def test_notebook_markdown_cells_are_written_joined(lang: str) -> None:
     """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself (not with Python-Markdown): their
     source is written as the pages render, with no line break a reader would see as a stray space (Jupyter shows
     one as well). ``site_tools.finish.cjk.join_wide_text`` gives the joined cell."""
-    for name, path in pages.pages(lang).items():
+    for name, path in pages.files(lang).items():
         if path.suffix != ".ipynb":
             continue
         for n, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
@@ -650,8 +650,8 @@ def notebook_bold_violations(path: Path) -> list[str]:
 def test_notebook_bold_renders(tmp_path: Path) -> None:
     """The zh notebooks' and chapters' bold closes under CommonMark; the check flags "**标题。**正文" and spares
     "**标题**。", "**标题。**" before a space, code or math."""
-    found = {p.name: notebook_bold_violations(p) for p in pages.pages("zh").values() if p.suffix == ".ipynb"}
-    for name, p in notebooks.chapters("zh").items():
+    found = {p.name: notebook_bold_violations(p) for p in pages.files("zh").values() if p.suffix == ".ipynb"}
+    for name, p in pages.chapters("zh").items():
         found[name] = unclosed_bold(p.read_text(encoding="utf-8"))
     assert len(found) > 5
     assert {name: v for name, v in found.items() if v} == {}

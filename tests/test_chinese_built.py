@@ -22,7 +22,7 @@ from site_tools.finish import cjk, dom
 
 pytestmark = pytest.mark.site  # measures the session's build
 
-ZH_PAGES = sorted(pages.pages("zh"))
+ZH_PAGES = sorted(pages.files("zh"))
 
 
 def built(site_dir: Path, name: str) -> str:
@@ -76,7 +76,7 @@ def test_the_build_tells_each_page_s_language(site_dir: Path) -> None:
     for name in ZH_PAGES:
         expected = "en" if name.startswith("api") else "zh"
         assert cjk.page_lang(article(built(site_dir, name))) == expected, name
-    for name in sorted(pages.pages("en")):
+    for name in sorted(pages.files("en")):
         stem = name.rsplit(".", 1)[0]
         html = (site_dir / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
         assert cjk.page_lang(article(html)) == "en", name

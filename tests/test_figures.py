@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from pe_docs import plotting
 from pe_docs.plotting import _style
+from site_tools import cache
 from site_tools.build import figures
 
 
@@ -84,7 +85,7 @@ def test_bad_lang_or_theme() -> None:
 
 
 def test_cache_reuses_unchanged_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(figures, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv(cache.ENV, str(tmp_path))
     calls: list[str] = []
     real = figures.render_svg
 
@@ -102,7 +103,7 @@ def test_cache_reuses_unchanged_figures(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setitem(figures.FIGURES, "heatmap", figures.FigureSpec("plot_heatmap", {"max_len": 50, "d_model": 64}))
     third = figures.ensure_figures("en", ["heatmap"])
     assert len(calls) == 2 and third != first
-    assert len(list((tmp_path / "en").glob("heatmap.light.*.svg"))) == 1  # the stale file is removed
+    assert len(list((tmp_path / "figures" / "en").glob("heatmap.light.*.svg"))) == 1  # the stale file is removed
 
 
 def test_missing_glyph_fails(monkeypatch: pytest.MonkeyPatch) -> None:

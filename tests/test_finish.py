@@ -140,7 +140,7 @@ def test_material_markup_the_content_and_its_chrome(tmp_path: Path, finisher: fi
     source = tmp_path / "docs" / "t.md"
     source.parent.mkdir()
     source.write_text("---\nchecked_against: [transformers]\n---\n# 标题\n", encoding="utf-8")
-    page = finish.Page("t.md", source, "t/index.html", "t/")
+    page = finish.BuiltPage("t.md", source, "t/index.html", "t/")
     html, warnings = finisher.html(MATERIAL_PAGE, page, tmp_path)
     assert warnings == []
     assert "<p>位置编码的\n波长，最长为 60 611。</p>" in html
@@ -154,7 +154,7 @@ def test_material_markup_the_content_and_its_chrome(tmp_path: Path, finisher: fi
 def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: finish.Finisher) -> None:
     source = tmp_path / "t.md"
     source.write_text("# 标题\n", encoding="utf-8")
-    page = finish.Page("t.md", source, "t/index.html", "t/")
+    page = finish.BuiltPage("t.md", source, "t/index.html", "t/")
     once, _ = finisher.html(
         '<html><head></head><body><p>公式\n<span class="arithmatex">\\(x^2\\)</span>，共\n1 000 个</p></body></html>',
         page,
@@ -170,7 +170,7 @@ def test_every_source_page_is_where_the_engine_writes_it() -> None:
     assert found["index.md"] == ("index.html", "")
     assert found["formula.md"] == ("formula/index.html", "formula/")
     assert found["walkthrough.ipynb"] == ("walkthrough/index.html", "walkthrough/")
-    assert set(found) == set(pages.pages("en"))
+    assert set(found) == set(pages.files("en"))
 
 
 def test_a_strict_build_fails_on_finishing_warnings(caplog: pytest.LogCaptureFixture) -> None:

@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from site_tools import pages
 
@@ -163,26 +162,11 @@ def budget(lang: str) -> int:
 
 
 def nav_sections(lang: str) -> dict[str, list[str]]:
-    """The nav of one language's config as {section title: [page files]} (top-level pages under "")."""
-    config = yaml.load(CONFIGS[lang].read_text(encoding="utf-8"), Loader=_Loader)
+    """The nav of one language's config as {top-level section title: [page files]} (top-level pages under "")."""
     sections: dict[str, list[str]] = {}
-    for entry in config["nav"]:
-        if isinstance(entry, str):
-            sections.setdefault("", []).append(entry)
-            continue
-        ((title, value),) = entry.items()
-        if isinstance(value, str):
-            sections.setdefault("", []).append(value)
-        else:
-            sections[title] = [v if isinstance(v, str) else next(iter(v.values())) for v in value]
+    for name, within in pages.nav_places(CONFIGS[lang]).items():
+        sections.setdefault(within[0] if within else "", []).append(name)
     return sections
-
-
-class _Loader(yaml.SafeLoader):
-    """Reads mkdocs.yml: its ``!!python/…`` tags (the slugify function) are kept as plain data."""
-
-
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
 def reading_order(path: Path, heading_id: str) -> list[str]:
@@ -206,7 +190,7 @@ def reading_order(path: Path, heading_id: str) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", LEARN)
 def test_learn_page_main_path_within_budget(name: str, lang: str) -> None:
-    words, blocks = main_path(pages.pages(lang)[name], lang)
+    words, blocks = main_path(pages.files(lang)[name], lang)
     unit = "words" if lang == "en" else "characters"
     assert words <= budget(lang), f"{lang}/{name}: {words} {unit} on the main path, budget {budget(lang)}"
     assert blocks <= MAX_BLOCKS, f"{lang}/{name}: {blocks} code blocks on the main path, budget {MAX_BLOCKS}"
@@ -225,12 +209,12 @@ def _h2(path: Path) -> tuple[list[str], str]:
 def test_learn_track_reads_in_under_an_hour() -> None:
     """The five Learn pages' main text, read in order, takes under an hour by the newcomer's model, and the home
     page promises about an hour (in its opening paragraph and in the learning road) in both languages."""
-    minutes = {name: reading_minutes(pages.pages("en")[name]) for name in LEARN}
+    minutes = {name: reading_minutes(pages.files("en")[name]) for name in LEARN}
     total = sum(minutes.values())
     shown = ", ".join(f"{name} {m:.1f}" for name, m in minutes.items())
     assert total < MAX_MINUTES, f"the Learn track's main path takes {total:.1f} min ({shown}), not under an hour"
     for lang, promise in (("en", "about an hour"), ("zh", "一小时左右")):
-        home = pages.pages(lang)["index.md"].read_text(encoding="utf-8")
+        home = pages.files(lang)["index.md"].read_text(encoding="utf-8")
         opening, road = home.split("\n## ", 1)[0], home.split("{#learner}", 1)[1].split("\n### ", 1)[0]
         opening, road = " ".join(opening.split()), " ".join(road.split())  # lines joined as the reader reads them
         assert promise in opening and promise in road, f"{lang}/index.md: no '{promise}' where the road is offered"
@@ -239,7 +223,7 @@ def test_learn_track_reads_in_under_an_hour() -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", LEARN)
 def test_learn_page_ends_with_what_you_know_and_exercises(name: str, lang: str) -> None:
-    h2, text = _h2(pages.pages(lang)[name])
+    h2, text = _h2(pages.files(lang)[name])
     if name == "start-here.md":  # the reading order comes last, after the exercises
         assert h2[-1].endswith("{#next}"), f"{lang}/{name}: the last section is {h2[-1]!r}, not the reading order"
         h2 = h2[:-1]
@@ -260,9 +244,9 @@ def test_nav_sections_and_learn_order(lang: str) -> None:
     assert titles[1] == {"en": "Use", "zh": "使用"}[lang]
     other = nav_sections("en" if lang == "zh" else "zh")
     assert list(sections.values()) == list(other.values()), "en and zh list the same pages in the same sections"
-    start_here = pages.pages(lang)["start-here.md"]
+    start_here = pages.files(lang)["start-here.md"]
     assert ["start-here.md", *reading_order(start_here, "next")][: len(LEARN)] == LEARN
-    assert reading_order(pages.pages(lang)["index.md"], "learner")[: len(LEARN)] == LEARN
+    assert reading_order(pages.files(lang)["index.md"], "learner")[: len(LEARN)] == LEARN
 
 
 def test_budget_measures_what_it_says() -> None:

@@ -33,7 +33,7 @@ from site_tools.pages import kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
-CHAPTERS = [(lang, name) for lang in pages.LANGS for name in notebooks.chapters(lang)]
+CHAPTERS = [(lang, name) for lang in pages.LANGS for name in pages.chapters(lang)]
 
 
 def _id(chapter: tuple[str, str]) -> str:
@@ -162,7 +162,7 @@ def test_notebook_runs_top_to_bottom(
 def test_every_chapter_has_a_notebook_and_only_chapters() -> None:
     """Chapters are derived from the pages: python blocks and no ``notebook: false``."""
     for lang in pages.LANGS:
-        names = set(notebooks.chapters(lang))
+        names = set(pages.chapters(lang))
         assert {"formula.md", "wavelength.md", "log-trick.md", "relative.md", "limitations.md", "variants.md"} <= names
         assert not names & {"index.md", "api.md", "contributing.md"}
     assert {n for lang, n in CHAPTERS if lang == "en"} == {n for lang, n in CHAPTERS if lang == "zh"}
@@ -263,7 +263,7 @@ def test_built_chapters_link_their_notebook(site_dir: Path, site_base: str, lang
     root = site_dir if lang == "en" else site_dir / lang
     built_for = notebooks.Site.from_config(engine.load(lang, site_url=site_base))  # the session site's address
     title = "Download notebook" if lang == "en" else "下载 Notebook"
-    chapters = notebooks.chapters(lang)
+    chapters = pages.chapters(lang)
     assert chapters
     for name, path in chapters.items():
         stem = name.removesuffix(".md")
@@ -513,10 +513,10 @@ def test_comments_dropped_and_chinese_lines_joined() -> None:
 
 def test_front_matter_opt_out_and_title() -> None:
     code = "```python\nx = 1\n```\n"
-    assert notebooks.wants_notebook(code)
-    assert not notebooks.wants_notebook("---\nnotebook: false\n---\n" + code)
-    assert not notebooks.wants_notebook("# Only prose\n\n```text\nx\n```\n")
-    assert notebooks.wants_notebook("!!! note\n    ```python\n    x = 1\n    ```\n")  # in an admonition
+    assert pages.parse(code).chapter
+    assert not pages.parse("---\nnotebook: false\n---\n" + code).chapter
+    assert not pages.parse("# Only prose\n\n```text\nx\n```\n").chapter
+    assert pages.parse("!!! note\n    ```python\n    x = 1\n    ```\n").chapter  # in an admonition
     nb = notebooks.notebook("---\ntitle: Front\nquoted:\n  '512': paper\n---\n# Heading\n" + code, "p.md", EN)
     assert "“Front”" in nb.cells[0].source
     assert "quoted" not in nb.cells[1].source and nb.cells[1].source == "# Heading"

@@ -17,8 +17,8 @@ from site_tools import pages
 from site_tools.pages import stated_numbers
 
 PAIRS = [
-    (pages.pages("en")[name], pages.pages("zh")[name])
-    for name in sorted(set(pages.pages("en")) & set(pages.pages("zh")))
+    (pages.files("en")[name], pages.files("zh")[name])
+    for name in sorted(set(pages.files("en")) & set(pages.files("zh")))
 ]
 
 

@@ -11,10 +11,10 @@ from mkdocs.utils.meta import get_data
 from pytest_codeblocks.main import extract_from_file
 
 from site_tools import pages
-from site_tools.build import engine, notebooks
+from site_tools.build import engine
 from site_tools.build.figures import FIGURES
 
-MD_PAGES = [p for lang in pages.LANGS for p in pages.pages(lang).values() if p.suffix == ".md"]
+MD_PAGES = [p for lang in pages.LANGS for p in pages.files(lang).values() if p.suffix == ".md"]
 
 
 def _id(p: Path) -> str:
@@ -211,7 +211,7 @@ def test_skip_marker_then_blank_line_is_not_a_code_cell() -> None:
     page = pages.parse(CASES["skip"])
     (fence,) = page.fences
     assert fence.pytest_marks == ("pytest.mark.skip",) and fence.skipped and not fence.runs
-    assert not notebooks.wants_notebook(CASES["skip"])
+    assert not page.chapter
     assert [type(item).__name__ for item in page.items] == ["Prose", "Verbatim", "Prose"]
 
 
@@ -358,7 +358,7 @@ def test_collapsed_blocks_are_closed_in_every_page_and_notebook_cell() -> None:
 
     counts: dict[str, dict[str, list[tuple[int, int]]]] = {}
     for lang in pages.LANGS:
-        for name, path in pages.pages(lang).items():
+        for name, path in pages.files(lang).items():
             if path.suffix == ".md":
                 parts = [path.read_text(encoding="utf-8")]
             else:

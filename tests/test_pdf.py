@@ -201,11 +201,10 @@ def test_a_book_is_printed_again_only_when_what_it_reads_changes(
 ) -> None:
     """The book cache (``book._cached_print``, keyed by ``book.book_key``): the same page and site files reuse the
     printed file; a changed page, stylesheet or figure prints it again; ``PE_DOCS_NO_CACHE=1`` always prints."""
-    from site_tools.build import figures
-    from site_tools.pages import kernels
+    from site_tools import cache
 
-    monkeypatch.setenv(figures.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.delenv(kernels.NO_CACHE_ENV, raising=False)
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    monkeypatch.delenv(cache.NO_CACHE_ENV, raising=False)
     site = tmp_path / "site"
     (site / "figures").mkdir(parents=True)
     (site / "figures" / "a.light.svg").write_text("<svg/>", encoding="utf-8")
@@ -235,7 +234,7 @@ def test_a_book_is_printed_again_only_when_what_it_reads_changes(
     assert run("<p>two</p>") == b"%PDF 4" and len(printed) == 4  # a stylesheet changed
     (site / "other.html").write_text("<p>not printed</p>", encoding="utf-8")
     assert run("<p>two</p>") == b"%PDF 4" and len(printed) == 4  # the page's text comes from the assembled page
-    monkeypatch.setenv(kernels.NO_CACHE_ENV, "1")
+    monkeypatch.setenv(cache.NO_CACHE_ENV, "1")
     assert run("<p>two</p>") == b"%PDF 5" and len(printed) == 5  # caching off: printed again
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from site_tools import pages
 from site_tools.build import preview, site
 
 FORMULA = {"en": "docs/en/formula.md", "zh": "docs/zh/formula.md"}
@@ -25,7 +26,7 @@ def snapshot() -> dict[str, tuple[int, int]]:
 
 @pytest.fixture
 def titles() -> dict[str, str | None]:
-    return {path: preview.page_title((preview.ROOT / path).read_text(encoding="utf-8")) for path in FORMULA.values()}
+    return {path: pages.read(preview.ROOT / path).title for path in FORMULA.values()}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -71,9 +72,10 @@ def test_nothing_changed_builds_nothing(titles: dict[str, str | None]) -> None:
 
 
 def test_page_title() -> None:
-    assert preview.page_title("---\nquoted:\n  '1': x\n---\n\n# The formula\n\n## Part\n") == "The formula"
-    assert preview.page_title("---\ntitle: Front matter wins\n---\n# Heading\n") == "Front matter wins"
-    assert preview.page_title("No heading\n") is None
+    """The title the preview compares to tell a new title (the whole language rebuilt) from a changed paragraph."""
+    assert pages.parse("---\nquoted:\n  '1': x\n---\n\n# The formula\n\n## Part\n").title == "The formula"
+    assert pages.parse("---\ntitle: Front matter wins\n---\n# Heading\n").title == "Front matter wins"
+    assert pages.parse("No heading\n").title is None
 
 
 def test_snapshot_skips_bytecode_and_hidden_files() -> None:

@@ -20,9 +20,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness.scratch import make_scratch_repo
 
-from site_tools import pages
+from site_tools import copy_repository, pages
 from site_tools.build import notebooks
 
 pytestmark = pytest.mark.site
@@ -48,7 +47,7 @@ def content(path: Path) -> bytes:
 
 
 def build_in_scratch(tmp_path: Path, name: str, site_url: str) -> Path:
-    repo = make_scratch_repo(tmp_path / name, cache="none")  # not the shared cache: this build starts cold
+    repo = copy_repository(tmp_path / name, cache=None)  # not the shared cache: this build starts cold
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(tmp_path / f"{name}-cache")}
     env.pop("SITE_URL", None)
     result = subprocess.run(
@@ -87,7 +86,7 @@ def test_a_cold_build_is_the_session_build_apart_from_dates(tmp_path: Path, site
     generated = {  # every chapter's notebook, in both languages, is among the files compared
         (f"{lang}/" if lang != "en" else "") + notebooks.notebook_uri(name)
         for lang in pages.LANGS
-        for name in notebooks.chapters(lang)
+        for name in pages.chapters(lang)
     }
     assert len(generated) >= 2 * len(pages.LANGS) and generated <= set(files), sorted(generated - set(files))
     differ = [name for name in files if content(first / name) != content(second / name)]

@@ -57,10 +57,10 @@ def test_serve_both_languages_with_live_reload_and_rebuild_only_the_edited_page(
     MkDocs' live-reload script. A paragraph edited in one language is rebuilt alone: the other language and the
     other pages are not written again, the search index gets the page's new text and keeps every other page, the
     cached notebooks stay. A new title rebuilds the language, so every page's navigation shows it."""
-    from harness.scratch import make_scratch_repo
+    from site_tools import copy_repository
 
     # its own copy of the build cache: the test watches the cached notebooks, which another test's build could evict
-    repo = make_scratch_repo(tmp_path / "repo", cache="copy")
+    repo = copy_repository(tmp_path / "repo", cache="copy")
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "site_tools.build.preview", "--port", str(port)],

@@ -18,7 +18,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 def page_urls(lang: str) -> set[str]:
     """Directory URLs (as in the search index) of the source pages of one language."""
     urls = set()
-    for name in pages.pages(lang):
+    for name in pages.files(lang):
         stem = name.rsplit(".", 1)[0]
         urls.add("" if stem == "index" else f"{stem}/")
     return urls
@@ -236,7 +236,7 @@ def _action_links(html: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_every_page_links_its_own_source_file(site_dir: Path, lang: str) -> None:
-    for name in pages.pages(lang):
+    for name in pages.files(lang):
         stem = name.rsplit(".", 1)[0]
         html = page_html(site_dir, lang, "" if stem == "index" else f"{stem}/")
         assert _action_links(html) == {
@@ -265,7 +265,7 @@ def test_last_update_is_the_git_date_in_the_page_language(site_dir: Path, lang: 
 
     root = Path(__file__).resolve().parent.parent
     title = {"en": "Last update", "zh": "最后更新"}[lang]
-    for name in pages.pages(lang):
+    for name in pages.files(lang):
         stem = name.rsplit(".", 1)[0]
         html = page_html(site_dir, lang, "" if stem == "index" else f"{stem}/")
         shown = re.findall(r'git-revision-date-localized-plugin-date" title="[^"]*">([^<]+)</span>', html)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import versions
-from site_tools.build.notebooks import chapters, split_front_matter
+from site_tools import pages, versions
+from site_tools.pages import chapters
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def test_version_line_in_both_languages(tmp_path: Path) -> None:
 
 
 def _front_matter(lang: str, name: str) -> dict:
-    return split_front_matter((ROOT / "docs" / lang / name).read_text(encoding="utf-8"))[0]
+    return dict(pages.read(ROOT / "docs" / lang / name).meta)
 
 
 def test_pages_that_cite_a_tier_library_list_it_in_both_languages() -> None:

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_tools import ROOT
+from site_tools import ROOT, cache
 from site_tools.build import engine
 from site_tools.finish import dom
 
@@ -269,8 +269,8 @@ _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
 @dataclasses.dataclass
-class Page:
-    """A built page read from the site folder."""
+class Article:
+    """A built page read from the site folder: its article, made a chapter of the book."""
 
     chapter: Chapter
     path: str  # its site path (``zh/formula/``), relative to the English root
@@ -331,7 +331,7 @@ class _Book:
     def public(self, site_path: str, fragment: str = "") -> str:
         return self.public_root + site_path + (f"#{fragment}" if fragment else "")
 
-    def read(self, chapter: Chapter) -> Page:
+    def read(self, chapter: Chapter) -> Article:
         path = self.prefix + chapter.url
         file = self.site_dir / path / "index.html"
         if not file.is_file():
@@ -369,7 +369,7 @@ class _Book:
         title = self._headings(tree, article, chapter)
         ids = self._ids(article, chapter)
         links = self._links(article, chapter, path)
-        return Page(
+        return Article(
             chapter=chapter,
             path=path,
             title=title,
@@ -536,30 +536,32 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
     if not public_root:
         raise BookError(f"{english_home} is missing or has no canonical address: build the site first (make site)")
     book = _Book(site_dir, lang, prefix, items, public_root)
-    pages = [book.read(item) for item in items if isinstance(item, Chapter)]
-    ids = set().union(*(p.ids for p in pages))
-    dangling = sorted({f"{p.chapter.src} -> #{link}" for p in pages for link in p.links if link not in ids})
+    articles = [book.read(item) for item in items if isinstance(item, Chapter)]
+    ids = set().union(*(p.ids for p in articles))
+    dangling = sorted({f"{p.chapter.src} -> #{link}" for p in articles for link in p.links if link not in ids})
     if dangling:
         raise BookError("links without a target in the book:\n  " + "\n  ".join(dangling))
     stylesheets: list[str] = []
-    for page in pages:
+    for page in articles:
         stylesheets += [s for s in page.stylesheets if s not in stylesheets]
     html_lang, body = _document_attributes(home) if home is not None else (None, {})
-    if home is None and pages:
-        html_lang, body = pages[0].html_lang, pages[0].body_attributes
+    if home is None and articles:
+        html_lang, body = articles[0].html_lang, articles[0].body_attributes
     if "data-md-color-scheme" in body:
         body = {**body, "data-md-color-scheme": "default"}  # printed light
     body_attrs = "".join(f' {name}="{html.escape(value or "", quote=True)}"' for name, value in body.items())
-    titles = {p.chapter.id: p.title for p in pages}
+    titles = {p.chapter.id: p.title for p in articles}
     text = TEXT[lang]
-    left_out = [value for value in _nav_files(config["nav"]) if any(fnmatch.fnmatch(value, pat) for pat in LEFT_OUT)]
-    left_out_url = book.public(prefix + page_url(left_out[0])) if left_out else ""
+    shown = {c.src for c in items if isinstance(c, Chapter)}
+    everything = plan(config["nav"], directory_urls=config.get("use_directory_urls", True), left_out=())
+    left_out = [c.url for c in everything if isinstance(c, Chapter) and c.src not in shown]
+    left_out_url = book.public(prefix + left_out[0]) if left_out else ""
     body_html = [
         _cover(config, text, release=version() if release is None else release, date=date or build_date(),
                url=book.public(prefix)),
         _contents(items, titles, text, left_out_url),
     ]  # fmt: skip
-    chapters = {p.chapter.id: p for p in pages}
+    chapters = {p.chapter.id: p for p in articles}
     for item in items:
         if isinstance(item, Part):
             level = min(item.depth + 1, 6)
@@ -583,14 +585,6 @@ def _document_attributes(tree: dom.Tree) -> tuple[str | None, dict[str, str | No
     """A built page's ``<html lang>`` and its ``<body>``'s attributes."""
     root = tree.css_first("html")
     return (root.attributes.get("lang") if root is not None else None), dict(tree.body.attributes if tree.body else {})
-
-
-def _nav_files(nav: list[Any]) -> list[str]:
-    out = []
-    for item in nav:
-        value = item if isinstance(item, str) else _entry(item)[1]
-        out += _nav_files(value) if isinstance(value, list) else [value]
-    return out
 
 
 def _css_string(text: str) -> str:
@@ -870,29 +864,20 @@ def book_key(book: Assembled, site_dir: Path) -> str:
 
 def _cached_print(book: Assembled, site_dir: Path, out: Path) -> Printed:
     """:func:`print_book`, or the book printed before from the same inputs (:func:`book_key`)."""
-    from site_tools.build import figures
-    from site_tools.pages import kernels
-
-    if not kernels.caching():
+    if not cache.enabled():
         return print_book(book, site_dir, out)
     start = time.perf_counter()
-    entry = figures.cache_root() / "books" / book_key(book, site_dir)
+    entry = cache.folder("books") / book_key(book, site_dir)
     pdf, facts = entry / "book.pdf", entry / "printed.json"
     if pdf.is_file() and facts.is_file():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        partial = out.with_name(out.name + ".part")
-        partial.write_bytes(pdf.read_bytes())
-        partial.replace(out)
+        cache.write(out, pdf.read_bytes())
         known = json.loads(facts.read_text(encoding="utf-8"))
         log.info("%s: the same book as printed before (cache %s)", book.lang, entry.name[:12])
         return Printed(**{**known, "lang": book.lang, "path": out, "seconds": time.perf_counter() - start})
     printed = print_book(book, site_dir, out)
-    entry.mkdir(parents=True, exist_ok=True)
-    staged = entry / "book.pdf.part"
-    staged.write_bytes(out.read_bytes())
-    staged.replace(pdf)
+    cache.write(pdf, out.read_bytes())
     kept = {k: v for k, v in dataclasses.asdict(printed).items() if k not in ("lang", "path", "seconds")}
-    facts.write_text(json.dumps(kept), encoding="utf-8")
+    cache.write(facts, json.dumps(kept))
     return printed
 
 

@@ -11,32 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT
+from site_tools import ROOT, cache
 
 PACKAGE_DIR = ROOT / "pe_docs"
-CACHE_ENV = "PE_DOCS_CACHE"
-CACHE_DIR: Path | None = None  # None: <cache_root()>/figures; set to draw into another folder
 THEMES = ("light", "dark")
-
-
-def cache_root() -> Path:
-    """Where the build keeps what it can reuse (figures, executed notebooks): ``$PE_DOCS_CACHE``, else ``.cache/``.
-
-    Read at every call, so a build started with another ``PE_DOCS_CACHE`` (a cold build in the tests and
-    benchmarks) uses its own folder, in this process and in the processes it starts.
-    """
-    return Path(os.environ.get(CACHE_ENV) or ROOT / ".cache")
-
-
-def figure_cache_dir() -> Path:
-    return CACHE_DIR if CACHE_DIR is not None else cache_root() / "figures"
 
 
 @dataclass(frozen=True)
@@ -173,15 +157,12 @@ def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, P
         drawn: bytes | None = None
         for theme in THEMES:
             key = figure_key(name, lang, theme, digest)
-            path = figure_cache_dir() / lang / f"{name}.{theme}.{key}.svg"
+            path = cache.folder("figures") / lang / f"{name}.{theme}.{key}.svg"
             if not path.exists():
                 if drawn is None:
                     drawn = render_svg(name, lang, THEMES[0])
-                path.parent.mkdir(parents=True, exist_ok=True)
                 for stale in path.parent.glob(f"{name}.{theme}.*.svg"):
                     stale.unlink(missing_ok=True)
-                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # builds may run side by side
-                tmp.write_bytes(drawn if theme == THEMES[0] else recolour(drawn, THEMES[0], theme))
-                tmp.replace(path)
+                cache.write(path, drawn if theme == THEMES[0] else recolour(drawn, THEMES[0], theme))
             out[f"figures/{name}.{theme}.svg"] = path
     return out

@@ -30,6 +30,7 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
+from site_tools import cache, pages  # noqa: E402
 from site_tools.build import figures, notebooks, publish  # noqa: E402
 from site_tools.finish import assets  # noqa: E402
 
@@ -40,7 +41,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if jupyter is not None:
         digest = figures.source_digest()[:16]
         lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use
-        jupyter.config["cache_dir"] = str(figures.cache_root() / "mkdocs-jupyter" / lang / digest)
+        jupyter.config["cache_dir"] = str(cache.folder("mkdocs-jupyter") / lang / digest)
     return config
 
 
@@ -53,7 +54,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     # In-memory files (no abs_src_path): mkdocs-jupyter's on_files, which turns *.ipynb files into pages, leaves
     # them as they are whatever the order of the two on_files (this hook runs after the plugins).
     sources = {f.src_uri: f.content_string for f in files.documentation_pages() if f.src_uri.endswith(".md")}
-    chapters = {uri: text for uri, text in sources.items() if notebooks.wants_notebook(text)}
+    chapters = {uri: text for uri, text in sources.items() if pages.parse(text).chapter}
     if chapters:  # a site without chapters needs no extra.repository
         for uri, text in notebooks.generate(chapters, notebooks.Site.from_config(config)).items():
             files.append(File.generated(config, uri, content=text))
@@ -74,10 +75,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
-    env.bytecode_cache = FileSystemBytecodeCache(str(_directory(figures.cache_root() / "jinja")))
+    jinja = cache.folder("jinja")
+    jinja.mkdir(parents=True, exist_ok=True)
+    env.bytecode_cache = FileSystemBytecodeCache(str(jinja))
     return env
-
-
-def _directory(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    return path

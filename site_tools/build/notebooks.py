@@ -53,7 +53,6 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
@@ -241,29 +240,6 @@ def site_of(lang: str) -> Site:
 def notebook_uri(src_uri: str) -> str:
     """Where the notebook of page ``src_uri`` is on its site: ``formula.md`` -> ``notebooks/formula.ipynb``."""
     return f"{NOTEBOOK_DIR}/{posixpath.splitext(src_uri)[0]}.ipynb"
-
-
-def split_front_matter(markdown: str) -> tuple[dict[str, Any], str]:
-    """The page's front matter (parsed as MkDocs does) and the rest of its Markdown."""
-    page = pages.parse(markdown)
-    return dict(page.meta), page.body
-
-
-def wants_notebook(markdown: str) -> bool:
-    """Whether a page is a chapter: it has a python block that runs and does not say ``notebook: false``."""
-    page = pages.parse(markdown)
-    if page.meta.get("notebook") is False:
-        return False
-    return bool(page.running)
-
-
-def chapters(lang: str) -> dict[str, Path]:
-    """The chapter pages of one language, keyed by their path relative to ``docs/<lang>``."""
-    return {
-        name: path
-        for name, path in pages.pages(lang).items()
-        if path.suffix == ".md" and wants_notebook(path.read_text(encoding="utf-8"))
-    }
 
 
 # --- the notebook -----------------------------------------------------------------------------------------
@@ -473,11 +449,6 @@ def _html_inline(text: str) -> str:
     return "".join(out)
 
 
-def page_title(page: pages.Page, src_uri: str) -> str:
-    """The page's title: ``title`` in the front matter, else its first level-1 heading, else its file name."""
-    return page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
-
-
 def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
     """The first cell: what the notebook is and how to install ``pe_docs``."""
     texts = TEXTS[site.lang]
@@ -500,7 +471,8 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     items = parse(markdown)
     has_figures = any(isinstance(item, Figure) for item in walk(items))
     writer = _Writer(site, src_uri)
-    writer.markdown = intro(site, src_uri, page_title(pages.parse(markdown), src_uri), has_figures).split("\n")
+    title = pages.parse(markdown).title or posixpath.splitext(posixpath.basename(src_uri))[0]
+    writer.markdown = intro(site, src_uri, title, has_figures).split("\n")
     writer.flush(intro=True)
     writer.write(items)
     writer.flush()
@@ -530,5 +502,5 @@ def generate(sources: Mapping[str, str], site: Site) -> dict[str, str]:
     return {
         notebook_uri(src_uri): notebook_text(markdown, src_uri, site)
         for src_uri, markdown in sources.items()
-        if src_uri.endswith(".md") and wants_notebook(markdown)
+        if src_uri.endswith(".md") and pages.parse(markdown).chapter
     }

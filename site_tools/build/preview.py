@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import finish
+from site_tools import finish, pages
 from site_tools.build import engine, publish, site
 
 ROOT = engine.ROOT
@@ -156,14 +156,6 @@ def _snapshot(paths: Iterable[str] = WATCHED) -> dict[str, tuple[int, int]]:
     return out
 
 
-def page_title(text: str) -> str | None:
-    """A page's title as MkDocs takes it from the source: front matter ``title:``, else the first level-1 heading
-    (``site_tools.pages`` reads the page)."""
-    from site_tools import pages
-
-    return pages.parse(text).title
-
-
 def plan(
     before: Mapping[str, tuple[int, int]], after: Mapping[str, tuple[int, int]], titles: Mapping[str, str | None]
 ) -> tuple[dict[str, bool], bool]:
@@ -201,7 +193,7 @@ def changed_pages(before: Mapping[str, tuple[int, int]], after: Mapping[str, tup
 
 def _same_title(path: str, titles: Mapping[str, str | None]) -> bool:
     try:
-        return page_title((ROOT / path).read_text(encoding="utf-8")) == titles.get(path)
+        return pages.read(ROOT / path).title == titles.get(path)
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -211,7 +203,7 @@ def _titles(snapshot: Mapping[str, tuple[int, int]]) -> dict[str, str | None]:
     for path in snapshot:
         if path.startswith("docs/") and path.endswith(".md"):
             try:
-                out[path] = page_title((ROOT / path).read_text(encoding="utf-8"))
+                out[path] = pages.read(ROOT / path).title
             except (OSError, UnicodeDecodeError):
                 out[path] = None
     return out

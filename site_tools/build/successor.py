@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from site_tools import finish, pages
-from site_tools.build import engine, notebooks
+from site_tools import copy_repository, finish, pages
+from site_tools.build import engine
 from site_tools.finish import dom
 
 ROOT = engine.ROOT
@@ -80,7 +80,7 @@ def inspect(site: Path, lang: str, docs_dir: Path | None = None, *, finish_it: b
     docs_dir = pages.DOCS / lang if docs_dir is None else docs_dir
     sources = finish.site_pages(docs_dir)
     missing = [p.src_uri for p in sources if not (site / p.file).is_file()]
-    chapters = [p for p in sources if p.src_uri.endswith(".md") and notebooks.wants_notebook(_text(p.source))]
+    chapters = [p for p in sources if p.src_uri.endswith(".md") and pages.parse(_text(p.source)).chapter]
     generated = [p for p in chapters if (site / "notebooks" / p.src_uri.replace(".md", ".ipynb")).is_file()]
     walkthrough, api, formula = (_text(site / f"{name}/index.html") for name in ("walkthrough", "api", "formula"))
     index_file, index = _search_index(site)
@@ -119,24 +119,6 @@ def _version(name: str) -> str:
         return ""
 
 
-def copy_repository(dest: Path) -> Path:
-    """The repository's files (``git ls-files``: tracked and untracked, not ignored) in ``dest``, with the installed
-    KaTeX (``node_modules``, linked): a place to build in. Also what the tests' release copies start from."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\0")
-    for rel in filter(None, listed):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-    (dest / "node_modules").symlink_to(ROOT / "node_modules")
-    return dest
-
-
 def trial(name: str, lang: str, work: Path, timeout: int = 1800) -> Trial:
     """Build ``lang`` with the engine ``name`` in a copy of the repository under ``work``, and inspect it."""
     result = Trial(name, lang, _version(name))
@@ -145,7 +127,7 @@ def trial(name: str, lang: str, work: Path, timeout: int = 1800) -> Trial:
         return result
     repo = work / name
     if not repo.is_dir():
-        copy_repository(repo)
+        copy_repository(repo, cache=None)
     config = engine.CONFIGS[lang].relative_to(ROOT)
     start = time.perf_counter()
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(work / f"{name}-cache")}

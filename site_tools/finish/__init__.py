@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, pages, versions
+from site_tools import pages, versions
 from site_tools.build import engine, publish
 from site_tools.finish import assets, dom, formulas
 
@@ -48,7 +48,7 @@ class FinishError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Page:
+class BuiltPage:
     """A source page and the file the engine wrote for it."""
 
     src_uri: str  # relative to the language's docs folder: ``formula.md``, ``walkthrough.ipynb``
@@ -60,39 +60,13 @@ class Page:
     def notebook(self) -> bool:
         return self.src_uri.endswith(".ipynb")
 
-    def where(self) -> str:
-        """The source as a contributor knows it (``docs/en/formula.md``), for messages."""
-        path = self.source.resolve()
-        return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
 
-
-def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[Page]:
+def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[BuiltPage]:
     """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.build.engine``)."""
-    docs_dir = Path(docs_dir)
-    out = []
-    for path in sorted(docs_dir.rglob("*")):
-        if path.suffix in pages.PAGE_SUFFIXES and ".ipynb_checkpoints" not in path.parts and path.is_file():
-            uri = path.relative_to(docs_dir).as_posix()
-            file, url = engine.page_file(uri, use_directory_urls), engine.page_url(uri, use_directory_urls)
-            out.append(Page(uri, path, file, url))
-    return out
-
-
-@dataclass(frozen=True)
-class _Facts:
-    """What the steps need to know of a page, from its source."""
-
-    meta: Mapping[str, Any]
-    chapter: bool
-
-
-def _facts(page: Page) -> _Facts:
-    if page.notebook:
-        return _Facts({}, chapter=False)
-    from site_tools.build import notebooks
-
-    text = page.source.read_text(encoding="utf-8")
-    return _Facts(pages.parse(text).meta, chapter=notebooks.wants_notebook(text))
+    return [
+        BuiltPage(uri, path, engine.page_file(uri, use_directory_urls), engine.page_url(uri, use_directory_urls))
+        for uri, path in pages.files(Path(docs_dir)).items()
+    ]
 
 
 class Finisher:
@@ -118,7 +92,7 @@ class Finisher:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def pages(self, site_dir: Path | str, todo: Iterable[Page]) -> list[str]:
+    def pages(self, site_dir: Path | str, todo: Iterable[BuiltPage]) -> list[str]:
         """Finish these pages' files in ``site_dir`` in place (those the engine wrote); return the warnings."""
         warnings: list[str] = []
         for page in todo:
@@ -130,7 +104,7 @@ class Finisher:
             warnings += found
         return warnings
 
-    def html(self, html: str, page: Page, site_dir: Path | str) -> tuple[str, list[str]]:
+    def html(self, html: str, page: BuiltPage, site_dir: Path | str) -> tuple[str, list[str]]:
         """One page's HTML, finished (the steps of the module's docstring), and KaTeX's warnings. ``site_dir`` is the
         language's built site (figure files are read there, the notebook page's stylesheet is written there).
 
@@ -138,13 +112,15 @@ class Finisher:
             site_tools.finish.formulas.MathError: a formula KaTeX cannot parse.
             ValueError: the front matter's ``checked_against`` names a library the upstream tier does not pin.
         """
-        facts = _facts(page)
+        source = None if page.notebook else pages.read(page.source)  # a notebook states no versions
         tree = dom.parse(html)
         content = next(node for node in map(tree.css_first, CONTENT) if node is not None)
-        line = versions.version_line(facts.meta, chapter=facts.chapter, lang=self.lang)
+        line = versions.version_line(
+            source.meta if source else {}, chapter=bool(source and source.chapter), lang=self.lang
+        )
         if line:
             _append(tree, content, line, before=content.css_first(SOURCE_FILE))
-        warnings = formulas.typeset(tree, self.katex, where=page.where(), lang=self.lang)
+        warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import posixpath
 import re
 from pathlib import Path
 
-from site_tools import ROOT
-from site_tools.build import figures
+from site_tools import ROOT, cache
 from site_tools.finish import dom
 
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
@@ -176,7 +174,7 @@ def _split_top(text: str, separators: str) -> list[str]:
     return out
 
 
-class _Page:
+class _Matcher:
     """A page's tree, for asking whether a selector matches one of its elements."""
 
     def __init__(self, tree: dom.Tree) -> None:
@@ -246,7 +244,7 @@ def _css_blocks(css: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def prune_css(css: str, page: _Page) -> str:
+def prune_css(css: str, page: _Matcher) -> str:
     """The rules of ``css`` that can apply to ``page`` (see above), without comments."""
     out = []
     for prelude, body in _css_blocks(css):
@@ -283,24 +281,17 @@ def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker:
     for node in styles:
         css = node.text() or ""
         key = hashlib.sha256(f"{_PRUNE_VERSION}\0{css}\0{html_key}".encode()).hexdigest()[:24]
-        cached = figures.cache_root() / "pruned-css" / f"{key}.css"
+        cached = cache.folder("pruned-css") / f"{key}.css"
         if cached.is_file():
             pruned = cached.read_text(encoding="utf-8")
         else:
-            page = page or _Page(tree)
+            page = page or _Matcher(tree)
             pruned = prune_css(css, page)
-            _write_atomic(cached, pruned)
+            cache.write(cached, pruned)
         data = pruned.strip().encode("utf-8")
         rel = f"{STYLES_DIR}/{hashlib.sha256(data).hexdigest()[:16]}.css"
         target = Path(site_dir) / rel
         if not target.is_file():
-            _write_atomic(target, (data + b"\n").decode("utf-8"))
+            cache.write(target, data + b"\n")
         href = posixpath.relpath(rel, page_url or ".")
         node.replace_with(dom.element(tree, "link", rel="stylesheet", href=href))
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)

@@ -237,6 +237,12 @@ class Page:
                 yield n, line
 
     @property
+    def chapter(self) -> bool:
+        """Whether the page is a chapter: a python block runs on it and its front matter does not say
+        ``notebook: false`` (it has a notebook, ``site_tools.build.notebooks``; its blocks' torch is named)."""
+        return self.meta.get("notebook") is not False and bool(self.running)
+
+    @property
     def running(self) -> list[Fence]:
         """The fences whose code pytest-codeblocks runs as Python, in page order."""
         return [f for f in self.fences if f.runs]
@@ -256,7 +262,7 @@ class Page:
 
     def problems(self) -> list[str]:
         """Every place where the tests would not run what the page shows, one sentence each, with its line."""
-        where = f"{_rel(self.path)}:" if self.path else "line "
+        where = f"{rel(self.path)}:" if self.path else "line "
         out = [f"{where}{p}" for p in self.codeblocks_differences]
         heads = {f.line: f for f in self.fences if f.role == "block"}
         for f in self.fences:
@@ -694,24 +700,25 @@ def code_lines(code: str) -> list[tuple[int, str]]:
     return out
 
 
-def strip_comments(code: str) -> str:
-    """Code with ``#`` comments and blank lines removed (a ``#`` inside a string literal is kept)."""
-    return "\n".join(text for _, text in code_lines(code))
-
-
-def pages(lang: str) -> dict[str, Path]:
-    """Pages of one language, keyed by their path relative to ``docs/<lang>``."""
-    base = DOCS / lang
+def files(lang: str | Path) -> dict[str, Path]:
+    """The page files of one language (``"en"``, ``"zh"``, or a folder of pages), by their path relative to its
+    folder (``docs/<lang>``): ``formula.md``, ``walkthrough.ipynb``."""
+    base = DOCS / lang if lang in LANGS else Path(lang)
     return {
         p.relative_to(base).as_posix(): p
         for p in sorted(base.rglob("*"))
-        if p.suffix in PAGE_SUFFIXES and ".ipynb_checkpoints" not in p.parts
+        if p.suffix in PAGE_SUFFIXES and ".ipynb_checkpoints" not in p.parts and p.is_file()
     }
+
+
+def chapters(lang: str) -> dict[str, Path]:
+    """The chapters of one language (:attr:`Page.chapter`), by their path relative to ``docs/<lang>``."""
+    return {name: path for name, path in files(lang).items() if path.suffix == ".md" and read(path).chapter}
 
 
 def page_names() -> list[str]:
     """Every page name (``formula.md``) that exists in at least one language."""
-    return sorted(set().union(*(pages(lang) for lang in LANGS)))
+    return sorted(set().union(*(files(lang) for lang in LANGS)))
 
 
 @dataclass(frozen=True)
@@ -731,8 +738,8 @@ class CodeUnit:
     def where(self, line: int | None = None) -> str:
         """``docs/en/formula.md:125`` (a notebook: ``docs/en/walkthrough.ipynb, cell 3, line 2``)."""
         if self.path.suffix == ".ipynb":
-            return f"{_rel(self.path)}, cell {self.line}" + (f", line {line}" if line is not None else "")
-        return f"{_rel(self.path)}:{self.line if line is None else line}"
+            return f"{rel(self.path)}, cell {self.line}" + (f", line {line}" if line is not None else "")
+        return f"{rel(self.path)}:{self.line if line is None else line}"
 
 
 def code_units(path: Path) -> list[CodeUnit]:
@@ -784,7 +791,7 @@ def weak_asserts(path: Path) -> list[str]:
 def parity_problems_of(name: str) -> list[str]:
     """What one language has of page ``name`` (``formula.md``) that the other lacks, as sentences; a block that
     differs is shown as a diff with the line of each side in its file."""
-    have = {lang: pages(lang).get(name) for lang in LANGS}
+    have = {lang: files(lang).get(name) for lang in LANGS}
     missing = [lang for lang, path in have.items() if path is None]
     if missing:
         present = [lang for lang in LANGS if lang not in missing]
@@ -884,8 +891,8 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     places = {lang: nav_places(configs[lang]) for lang in LANGS}
     problems = []
     for lang in LANGS:
-        config = _rel(configs[lang])
-        exists = name in pages(lang)
+        config = rel(configs[lang])
+        exists = name in files(lang)
         if exists and name not in places[lang]:
             titles = list(dict.fromkeys(s[0] for s in places[lang].values() if s))
             where = f", in the section it belongs to ({', '.join(map(repr, titles))})" if titles else ""
@@ -894,9 +901,9 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
                 sections = places[other][name]
                 mine = _same_section(places[other], places[lang], sections)
                 where = (
-                    f", in the section {mine!r} (where {_rel(configs[other])} lists it, under {sections[-1]!r})"
+                    f", in the section {mine!r} (where {rel(configs[other])} lists it, under {sections[-1]!r})"
                     if sections and mine
-                    else f", where {_rel(configs[other])} lists it" + (f" (under {sections[-1]!r})" if sections else "")
+                    else f", where {rel(configs[other])} lists it" + (f" (under {sections[-1]!r})" if sections else "")
                 )
             problems.append(f"{name}: docs/{lang}/{name} is not in the nav: add `- {name}` to nav: in {config}{where}")
         elif not exists and name in places[lang]:
@@ -923,19 +930,18 @@ def parity_problems() -> list[str]:
     return [p for name in page_names() for p in parity_problems_of(name)]
 
 
-def _rel(path: Path | None) -> str:
+def rel(path: Path | None) -> str:
+    """A file as a contributor names it in messages: relative to the repository (``docs/en/formula.md``)."""
     if path is None:
         return "<text>"
-    try:
-        return Path(path).resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    resolved = Path(path).resolve()
+    return resolved.relative_to(ROOT).as_posix() if resolved.is_relative_to(ROOT) else Path(path).as_posix()
 
 
 def main() -> int:
     problems = parity_problems()
     for lang in LANGS:
-        print(f"{lang}: {len(pages(lang))} pages")
+        print(f"{lang}: {len(files(lang))} pages")
     if not problems:
         print("en and zh have the same pages and the same code blocks.")
         return 0

@@ -36,12 +36,11 @@ import platform
 import re
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT
+from site_tools import ROOT, cache
 from site_tools.build import figures
 
 # The MKL code path each language's notebooks run on (see the module docstring).
@@ -86,22 +85,10 @@ def key(notebook_text: str, lang: str) -> str:
     return h.hexdigest()[:24]
 
 
-NO_CACHE_ENV = "PE_DOCS_NO_CACHE"  # set (to anything but "" or "0"): run every notebook and page block again
-
-
-def caching() -> bool:
-    """Whether test runs may reuse results kept in the cache (``PE_DOCS_NO_CACHE`` unset)."""
-    return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
-
-
-def cache_dir() -> Path:
-    return figures.cache_root() / "notebooks"
-
-
 def stored_path(notebook_text: str, lang: str, name: str = "notebook") -> Path:
     """Where a successful run of this notebook is kept: ``<cache>/notebooks/<page>.<lang>.<key>.json``."""
     stem = re.sub(r"[^\w.-]", "_", name)
-    return cache_dir() / f"{stem}.{lang}.{key(notebook_text, lang)}.json"
+    return cache.folder("notebooks") / f"{stem}.{lang}.{key(notebook_text, lang)}.json"
 
 
 def environment(lang: str) -> dict[str, str]:
@@ -147,7 +134,7 @@ def run(
 
     stored = stored_path(notebook_text, lang, name)
     k = stored.name.rsplit(".", 2)[-2]
-    use_cache = use_cache and caching()
+    use_cache = use_cache and cache.enabled()
     if use_cache and stored.is_file():
         try:
             result = json.loads(stored.read_text(encoding="utf-8"))
@@ -185,10 +172,9 @@ def run(
     result["seconds"] = time.perf_counter() - start
     result["notebook"] = json.loads(nbformat.writes(nb))
     if result["ok"] and use_cache:
-        stored.parent.mkdir(parents=True, exist_ok=True)
         for stale in stored.parent.glob(f"{stored.name.rsplit('.', 2)[0]}.*.json"):
             stale.unlink(missing_ok=True)
-        _write(stored, result)
+        cache.write(stored, json.dumps(result))
     return {**result, "cached": False}
 
 
@@ -197,12 +183,6 @@ def executed(result: dict[str, Any]) -> Any:
     import nbformat
 
     return nbformat.reads(json.dumps(result["notebook"]), as_version=4)
-
-
-def _write(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    tmp.replace(path)
 
 
 # --- running many, in the background ---------------------------------------------------------------------------
@@ -250,7 +230,7 @@ class Runner:
         except BaseException as exc:  # reported by the test that waits for it
             result = {"ok": False, "error": f"{type(exc).__name__}: {exc}", "cell": None, "notebook": None}
         result["chapter"] = list(chapter)
-        _write(result_path(self.out_dir, chapter), result)
+        cache.write(result_path(self.out_dir, chapter), json.dumps(result))
 
     def shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -323,4 +303,4 @@ def block_key(code: str, expected_output: str | None, ignore_whitespace: bool, m
 
 def block_passed(key_: str) -> Path:
     """The file that records that the block with this key passed (``<cache>/blocks/<key>``)."""
-    return figures.cache_root() / "blocks" / key_
+    return cache.folder("blocks") / key_

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from site_tools import cache
 from site_tools.pages import kernels
 
 
@@ -36,7 +37,7 @@ def key_of(block: Any) -> str:
 def passed_before(block: Any) -> Path | None:
     """THE RULE: the record that lets this block's test pass without running — when caching is on and a test with
     the same key (:func:`key_of`) passed before — else ``None``: the block runs."""
-    if not kernels.caching():
+    if not cache.enabled():
         return None
     record = kernels.block_passed(key_of(block))
     return record if record.exists() else None
@@ -44,7 +45,7 @@ def passed_before(block: Any) -> Path | None:
 
 def remember(block: Any) -> None:
     """Record that this block's test passed (nothing when caching is off)."""
-    if kernels.caching():
+    if cache.enabled():
         record = kernels.block_passed(key_of(block))
         record.parent.mkdir(parents=True, exist_ok=True)
         record.touch()
@@ -72,5 +73,5 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if blocks or notebooks:
         terminalreporter.write_line(
             f"pe-docs: {blocks} page blocks and {notebooks} notebook runs had passed with the same code, library "
-            f"and environment, and were reused from the cache ({kernels.NO_CACHE_ENV}=1 runs them again)"
+            f"and environment, and were reused from the cache ({cache.NO_CACHE_ENV}=1 runs them again)"
         )

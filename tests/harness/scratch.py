@@ -2,14 +2,13 @@
 
 - ``release_copy`` / ``release_site`` (session fixtures): the sources as ``git archive`` holds them (no ``.git``), with
   a new chapter made by ``make chapter``, and ``make site`` run in it.
-- :func:`make_scratch_repo`: the pages, configs, tools, library and tests in a folder of the test's own, with the
-  build cache shared, copied or empty.
+- a scratch copy for one test: ``site_tools.copy_repository(tmp_path / "repo", cache=…)``, with the build cache
+  shared, copied or none.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,11 +39,9 @@ def release_copy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """
     import subprocess
 
-    from site_tools.build.successor import copy_repository
+    from site_tools import copy_repository
 
     copy = copy_repository(tmp_path_factory.mktemp("release") / "pe-docs")
-    (ROOT / ".cache").mkdir(exist_ok=True)
-    (copy / ".cache").symlink_to(ROOT / ".cache")
     chapter = subprocess.run(
         [sys.executable, "-m", "site_tools.pages.chapter", SCRATCH_CHAPTER, "--section", SCRATCH_SECTION],
         cwd=copy,
@@ -74,32 +71,3 @@ def release_site(release_copy: dict[str, Any], built_site: dict[str, object]) ->
         timeout=900,
     )
     return {"dir": copy, "site": copy / "site", "build": build}
-
-
-# What the checks and the build read; a scratch copy of these is a repository the tests may change freely.
-SCRATCH_DIRS = ("docs", "templates", "site_tools", "pe_docs", "tests", "overrides")
-SCRATCH_FILES = ("mkdocs.yml", "mkdocs.zh.yml", "pyproject.toml", "Makefile", "requirements-upstream.txt")
-
-
-def make_scratch_repo(dest: Path, *, cache: str = "shared") -> Path:
-    """Copy the repository's pages, configs, tools, library and tests into ``dest`` and link the installed KaTeX.
-
-    ``cache``: ``"shared"`` links the build cache (same sources, same cache keys: figures and notebooks are reused,
-    not redrawn); ``"copy"`` gives the copy its own copy of it (a full build evicts the cached notebooks it did not
-    use, mkdocs-jupyter's ``on_post_build``, so a test that watches the cache must not share it with builds running
-    beside it); ``"none"`` gives it none (a cold build)."""
-    if cache not in {"shared", "copy", "none"}:
-        raise ValueError(f"cache must be 'shared', 'copy' or 'none', got {cache!r}")
-    root = ROOT
-    ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
-    for name in SCRATCH_DIRS:
-        shutil.copytree(root / name, dest / name, ignore=ignore)
-    for name in SCRATCH_FILES:
-        shutil.copy2(root / name, dest / name)
-    (dest / "node_modules").symlink_to(root / "node_modules")
-    (root / ".cache").mkdir(exist_ok=True)
-    if cache == "shared":
-        (dest / ".cache").symlink_to(root / ".cache")
-    elif cache == "copy":
-        shutil.copytree(root / ".cache", dest / ".cache")
-    return dest
