@@ -2,11 +2,11 @@
 internals of MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26, each with the test that fails when an
 upgrade breaks it.
 
-The rest of the tooling is plain Python on plain data: ``site_tools.build`` and ``site_tools.build.preview`` ask this
-module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any engine's
-HTML: a test finishes a page rendered by Python-Markdown alone), and ``site_tools.pages`` reads the sources. Moving to
-another engine (Zensical, ProperDocs: ``.github/workflows/successor.yml`` tries both every week) means rewriting this
-module, ``hooks.py`` and the templates, and going down the list below.
+The rest of the tooling is plain Python on plain data: ``site_tools.build.site`` and ``site_tools.build.preview``
+ask this module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any
+engine's HTML: a test finishes a page rendered by Python-Markdown alone), and ``site_tools.pages`` reads the sources.
+Moving to another engine (Zensical, ProperDocs: ``.github/workflows/successor.yml`` tries both every week) means
+rewriting this module, ``hooks.py`` and the templates, and going down the list below.
 
 Touch points (where an upgrade can break the site; the test that notices):
 

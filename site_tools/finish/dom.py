@@ -60,14 +60,6 @@ def classes(node: Node) -> list[str]:
     return (node.attributes.get("class") or "").split()
 
 
-def is_text(node: Node) -> bool:
-    return node.is_text_node
-
-
-def is_element(node: Node) -> bool:
-    return node.is_element_node
-
-
 def text_nodes(root: Node, skip: frozenset[str] = frozenset()) -> Iterator[Node]:
     """Every text node under ``root``, in document order, outside elements named in ``skip``."""
     for child in children(root):

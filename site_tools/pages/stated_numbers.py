@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_tools import ROOT
+from site_tools import pages
 
 # Stated everywhere, computed nowhere: exempt on every page, as written (a count of 10 000 positions, written
 # with its thousands space or as 10⁴, is a quantity and is checked).
@@ -157,7 +157,6 @@ def _blank(m: re.Match[str]) -> str:
 def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of the lines outside code (as ``site_tools.pages`` reads the page: fences, indented
     code, front matter), with code spans, link targets, HTML comments and tags blanked out."""
-    from site_tools import pages
 
     text = _HTML_COMMENT.sub(_blank, markdown)
     lines = text.split("\n")
@@ -212,7 +211,6 @@ def _markdown_sources(path: Path) -> list[tuple[int, str]]:
 
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
-    from site_tools import pages
 
     if path.suffix != ".md":
         return {}
@@ -290,7 +288,6 @@ def _is_assert_call(node: ast.AST) -> bool:
 
 def code_blocks(path: Path) -> tuple[list[str], list[str]]:
     """(python code that runs, expected-output texts) of a page."""
-    from site_tools import pages
 
     if path.suffix == ".ipynb":
         return pages.notebook_code_cells(path), []
@@ -352,13 +349,13 @@ def unbacked_in(page: Facts) -> list[Stated]:
 def problems_of(page: Facts) -> list[str]:
     """Every unbacked number and stale quote of one page, one sentence each, naming the page and line."""
     out = [
-        f"{_rel(page.path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
+        f"{pages.rel(page.path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
         f"on this page contains"
         for s in unbacked_in(page)
     ]
     stated = {s.key for s in page.stated}
     out += [
-        f"{_rel(page.path)}: quoted number {k} (front matter) is not in the text any more"
+        f"{pages.rel(page.path)}: quoted number {k} (front matter) is not in the text any more"
         for k in page.quoted
         if k not in stated
     ]
@@ -382,11 +379,13 @@ def differences_of(en: Facts, zh: Facts) -> list[str]:
             text = (a or b)[0].text
             lines = {lang: ", ".join(str(s.line) for s in found) or "-" for lang, found in (("en", a), ("zh", b))}
             out.append(
-                f"{_rel(en.path)} / {_rel(zh.path)}: {text} is stated {len(a)}× in en (lines {lines['en']}) "
+                f"{pages.rel(en.path)} / {pages.rel(zh.path)}: {text} is stated {len(a)}× in en (lines {lines['en']}) "
                 f"but {len(b)}× in zh (lines {lines['zh']})"
             )
     if set(en.quoted) != set(zh.quoted):
-        out.append(f"{_rel(en.path)}: quoted numbers differ between en {sorted(en.quoted)} and zh {sorted(zh.quoted)}")
+        out.append(
+            f"{pages.rel(en.path)}: quoted numbers differ between en {sorted(en.quoted)} and zh {sorted(zh.quoted)}"
+        )
     return out
 
 
@@ -401,7 +400,7 @@ def unnoticed(s: Stated, new: str, page: Facts, changed: Facts, before: Iterable
     naming the page and the line. The mutation test (``tests/test_numbers.py``) reports with it: the number in the
     text is not wrong, the page's code does not pin it.
     """
-    where = f"{_rel(page.path)}:{s.line}"
+    where = f"{pages.rel(page.path)}:{s.line}"
     head = f"{where}: the text could say {new} instead of {s.text} and no check would fail"
     before = list(before)
     if before:
@@ -433,20 +432,9 @@ def check_pair(en: Path, zh: Path) -> list[str]:
     return check_facts(facts(en), facts(zh))
 
 
-def exempt_values(path: Path) -> set[str]:
-    return set(quoted(path))
-
-
 def unbacked(path: Path) -> list[Stated]:
     """Numbers the page states that none of its assertions or expected outputs contains."""
     return unbacked_in(facts(path))
-
-
-def stale_quotes(path: Path) -> list[str]:
-    """Front-matter ``quoted`` numbers that the page's prose no longer states."""
-    page = facts(path)
-    stated = {s.key for s in page.stated}
-    return [k for k in page.quoted if k not in stated]
 
 
 def differences(en: Path, zh: Path) -> list[str]:
@@ -457,13 +445,6 @@ def differences(en: Path, zh: Path) -> list[str]:
 def problems(paths: Iterable[Path]) -> list[str]:
     """Every unbacked number and stale quote of the given pages, one sentence each."""
     return [p for path in paths for p in problems_of(facts(path))]
-
-
-def _rel(path: Path) -> str:
-    try:
-        return Path(path).resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
 
 
 def prose_text(path: Path) -> dict[int, str]:
@@ -477,10 +458,9 @@ def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
 
 
 def main() -> int:
-    from site_tools import pages
 
     found = []
-    by_lang = {lang: pages.pages(lang) for lang in pages.LANGS}
+    by_lang = {lang: pages.files(lang) for lang in pages.LANGS}
     for name in sorted(set(by_lang["en"]) & set(by_lang["zh"])):
         found += check_pair(by_lang["en"][name], by_lang["zh"][name])
     print("\n".join(found) if found else "every stated number is asserted, and both languages state the same ones")
