@@ -167,8 +167,8 @@ def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: fin
 NOTEBOOK_PAGE = """<html><head></head><body><article><div class="zeroclipboard-container">
 <clipboard-copy for="cell-1" aria-label="Copy to Clipboard"><div><span class="notice" hidden>Copied!</span>
 <svg aria-hidden="true" class="clipboard-copy-icon"></svg></div></clipboard-copy></div></article>
-<script id="__config" type="application/json">{"features": [], "translations": {"clipboard.copied": "\\u5df2\\u590d\\u5236",
-"clipboard.copy": "\\u590d\\u5236"}}</script></body></html>"""
+<script id="__config" type="application/json">{"features": [], "translations":
+{"clipboard.copied": "\\u5df2\\u590d\\u5236", "clipboard.copy": "\\u590d\\u5236"}}</script></body></html>"""
 
 
 def test_the_notebook_page_s_copy_buttons_speak_the_page_s_language(tmp_path: Path, finisher: finish.Finisher) -> None:
