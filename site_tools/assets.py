@@ -12,13 +12,17 @@
 - **The notebook page's stylesheet.** :func:`notebook_styles` cuts mkdocs-jupyter's inlined JupyterLab stylesheet
   (~570 KB per notebook page) down to the rules the page can use and moves it into one content-addressed file that
   browsers cache.
+- **The notebook page's copy buttons.** :func:`notebook_copy_labels` names mkdocs-jupyter's copy buttons in the
+  page's language, with Material's own words for its copy buttons.
 
-``figure_links`` and ``notebook_styles`` are steps of ``site_tools.finish``: they change a built page's tree.
+``figure_links``, ``notebook_styles`` and ``notebook_copy_labels`` are steps of ``site_tools.finish``: they change a
+built page's tree.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import posixpath
@@ -296,6 +300,26 @@ def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker:
             _write_atomic(target, (data + b"\n").decode("utf-8"))
         href = posixpath.relpath(rel, page_url or ".")
         node.replace_with(dom.element(tree, "link", rel="stylesheet", href=href))
+
+
+def notebook_copy_labels(tree: dom.Tree) -> None:
+    """Give the notebook page's copy buttons the page's language: mkdocs-jupyter's template writes
+    ``<clipboard-copy aria-label="Copy to Clipboard">`` with a ``Copied!`` notice in every language; Material's
+    own copy buttons take their labels from the page's translations (its ``#__config`` script: ``clipboard.copy``,
+    ``clipboard.copied``), and so do these. A page without those translations is left as it is."""
+    config = tree.css_first("script#__config")
+    try:
+        words = json.loads(config.text()).get("translations", {}) if config is not None else {}
+    except ValueError:
+        return
+    copy, copied = words.get("clipboard.copy"), words.get("clipboard.copied")
+    if not (copy and copied):
+        return
+    for button in tree.css("clipboard-copy"):
+        button.attrs["aria-label"] = copy
+        button.attrs["title"] = copy
+        for notice in button.css(".notice"):
+            notice.inner_html = html.escape(copied)
 
 
 def _write_atomic(path: Path, text: str) -> None:

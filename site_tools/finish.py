@@ -13,7 +13,8 @@ text.)
    are checked against, at the end of the content.
 2. **Math** (``site_tools.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
 3. **The notebook page's styles** (``site_tools.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
-   cut down to the rules the page can use, in one cached file.
+   cut down to the rules the page can use, in one cached file; its copy buttons named in the page's language
+   (``site_tools.assets.notebook_copy_labels``).
 4. **Figures** (``site_tools.assets.figure_links``): lazy, sized, their lightbox links named.
 
 Then, once per language: the sitemap names each page's twin in every language (``site_tools.publish``); the source
@@ -146,6 +147,7 @@ class Finisher:
         warnings = formulas.typeset(tree, self.katex, where=page.where(), lang=self.lang)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)
+            assets.notebook_copy_labels(tree)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
         return dom.write(tree), warnings
 
