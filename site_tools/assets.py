@@ -7,7 +7,9 @@
   the colour scheme the reader is not using hides its variant, so a first view fetches one variant of the
   figures near the top, and toggling the scheme fetches the others), sized from its SVG (the layout does not
   jump when it arrives), and names its lightbox link (the figure's text alternative and "view larger" in the
-  page's language): a link around an image has no name of its own. A page without an image skips the
+  page's language): a link around an image has no name of its own. A figure with a narrow layout for phones
+  (a ``<picture>`` whose ``<source>`` names it) gets its lightbox link around the picture, not inside it (where
+  mkdocs-glightbox puts it, and where the image would ignore the picture's sources). A page without an image skips the
   lightbox's script and stylesheet (:func:`needs_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
 - **The notebook page's stylesheet.** :func:`notebook_styles` cuts mkdocs-jupyter's inlined JupyterLab stylesheet
   (~570 KB per notebook page) down to the rules the page can use and moves it into one content-addressed file that
@@ -88,6 +90,10 @@ def needs_lightbox(source: str, src_uri: str) -> bool:
     return pages.parse(source).images > 0
 
 
+def _elements(node: dom.Node) -> list[dom.Node]:
+    return [c for c in dom.children(node) if c.is_element_node]
+
+
 def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: str = "en") -> None:
     """Make a page's figures lazy and sized, and name their lightbox links (see the module's docstring), in its tree.
 
@@ -96,8 +102,18 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
     """
     site_dir = Path(site_dir)
     template = VIEW_LARGER.get(lang, VIEW_LARGER["en"])
+    for picture in tree.css("picture"):
+        # mkdocs-glightbox wraps the image of a <picture> (a figure with a narrow layout for phones) in its link,
+        # where the image no longer picks the picture's sources: the link goes around the picture instead
+        link = next((c for c in _elements(picture) if c.tag == "a" and "glightbox" in dom.classes(c)), None)
+        if link is not None:
+            attrs = dict(link.attributes)
+            link.unwrap()
+            picture.replace_with(dom.element(tree, "a", picture.html or "", **{k: v or "" for k, v in attrs.items()}))
     for link in tree.css("a.glightbox"):
-        img = next((c for c in dom.children(link) if c.is_element_node), None)
+        img = next(iter(_elements(link)), None)
+        if img is not None and img.tag == "picture":
+            img = next((c for c in _elements(img) if c.tag == "img"), None)
         if img is None or img.tag != "img":
             continue
         alt = (img.attributes.get("alt") or "").strip()
