@@ -192,7 +192,7 @@ class SinusoidalPositionalEncoding(nn.Module):
                 raise ValueError(
                     f"position_ids must be < max_len={self.max_len}, got {high}; build the module with a larger max_len"
                 )
-        return position_ids
+        return position_ids.long()  # a uint8 index would select rows as a mask, not by value
 
     @torch.no_grad()
     def reset_parameters(self) -> None:

@@ -371,8 +371,12 @@ class RotaryEmbedding(nn.Module):
     def from_config(cls, config: object) -> RotaryEmbedding:
         """Build it from a transformers-style config, reading what transformers reads.
 
-        ``config`` is a ``PretrainedConfig`` or a mapping (a ``config.json``): the rotated width is
-        ``int(head_dim * partial_rotary_factor)``, with ``head_dim`` or else ``hidden_size // num_attention_heads``;
+        ``config`` is a ``PretrainedConfig`` or a mapping (a Llama-family ``config.json``): the rotated width is
+        GPT-J's ``rotary_dim``, or ``int(head_dim * partial_rotary_factor)`` with ``head_dim`` or else
+        ``hidden_size // num_attention_heads`` (Llama's own default type ignores ``partial_rotary_factor``; GPT-NeoX
+        and Phi apply it, as this does); keys that other models' ``config.json`` files use for the same things
+        (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``) are refused: transformers' config classes map
+        them, so pass the config object;
         the base is ``rope_parameters["rope_theta"]`` or else ``rope_theta`` (10000 without either); the scaling
         is ``rope_parameters`` (or transformers 4's ``rope_scaling``, whose ``"type"`` key names the rope type);
         ``yarn`` and ``llama3`` without ``original_max_position_embeddings`` take ``max_position_embeddings``, and
@@ -407,6 +411,12 @@ class RotaryEmbedding(nn.Module):
             if hidden is None or heads is None:
                 raise ValueError("config needs head_dim, or hidden_size and num_attention_heads")
             head_dim = check_int("config.hidden_size", hidden) // check_int("config.num_attention_heads", heads)
+        foreign = [key for key in ("rotary_pct", "rotary_emb_base", "n_embd", "n_head") if get(key) is not None]
+        if foreign:
+            raise ValueError(
+                f"config has {', '.join(map(repr, foreign))}: keys of another model's config.json, which this reads "
+                "as transformers' config objects name them; load it with transformers.AutoConfig and pass the object"
+            )
         parameters = dict(get("rope_parameters") or get("rope_scaling") or {})
         if "type" in parameters:  # transformers 4's name of the rope type
             parameters.setdefault("rope_type", parameters.pop("type"))
@@ -423,8 +433,12 @@ class RotaryEmbedding(nn.Module):
                 f"its trained length is max_position_embeddings={max_positions!r}",
                 stacklevel=2,
             )
+        rotary_dim = get("rotary_dim")  # GPT-J's rotated width, in features
+        width = (
+            check_int("config.rotary_dim", rotary_dim) if rotary_dim else int(check_int("head_dim", head_dim) * partial)
+        )
         return cls(
-            int(check_int("head_dim", head_dim) * partial),
+            width,
             base=base,
             scaling=parameters,
             max_position_embeddings=max_positions if rope_type == "dynamic" else None,
@@ -468,8 +482,13 @@ class RotaryEmbedding(nn.Module):
 
     @torch.no_grad()
     def _dynamic_update(self, position_ids: torch.Tensor) -> None:
-        """transformers' ``dynamic_frequency_update``: grow past the longest call, reset below the trained length."""
-        seq_len = int(position_ids.max()) + 1  # a host synchronisation, as in transformers
+        """transformers' ``dynamic_frequency_update``: grow past the longest call, reset below the trained length.
+
+        Reading the length is a host synchronisation, as in transformers; under ``torch.compile`` it breaks the
+        graph, and each new length compiles another graph (the code page counts them)."""
+        if not position_ids.numel():
+            return
+        seq_len = int(position_ids.max()) + 1
         trained = self.max_position_embeddings
         assert trained is not None and self.max_seq_len_cached is not None  # the constructor required it
         if seq_len > self.max_seq_len_cached:  # growth
@@ -577,7 +596,8 @@ def apply_rope(
     Raises:
         TypeError: an argument is not a real floating-point tensor.
         ValueError: an unknown ``pairing``, or shapes that do not fit as above (the message names the argument
-            and both shapes).
+            and both shapes). A ``(batch, seq, heads, head_dim)`` tensor (torchtune's layout) whose ``seq`` equals its
+            ``heads`` fits the shapes and is rotated by head instead of position: transpose such inputs first.
 
     Examples:
         >>> rotary = RotaryEmbedding(2)

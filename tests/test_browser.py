@@ -12,7 +12,9 @@ per-page check runs on that one view (``test_page``):
   those that depend on colours: the rest cannot change with the scheme);
 - no console error, no request off the site;
 - math typeset at build time (no raw TeX, every arithmatex element holds KaTeX's markup);
-- every figure of the scheme loads (lazy ones when asked), and only the scheme's figures are shown;
+- every figure of the scheme loads (lazy ones when asked), and only the scheme's figures are shown, in their narrow
+  layout, whose smallest text is at least ``MIN_TEXT_PX`` tall as the page shows it (and on a desktop, in a test of
+  its own, the wide layout's);
 - nothing is cut off at phone width.
 
 Then, once each: search per language, the language switcher keeps the page, math with JavaScript off, wide
@@ -26,6 +28,7 @@ in the page), never a fixed sleep: a loaded machine makes the tests slower, not 
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
@@ -40,6 +43,7 @@ from site_tools.browser import (
     load_all_images,
     shared_browser,
 )
+from site_tools.build import figures
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +109,27 @@ PHONE_JS = """() => {
 }"""
 
 
+# Every figure the page shows: the file shown (a <picture>'s source if one matches the screen), its width on the page,
+# and the sources whose media match (at most one may).
+SHOWN_FIGURES_JS = """() => [...document.querySelectorAll('article img[src*="figures/"]')]
+  .filter(i => i.offsetParent !== null)
+  .map(i => ({src: i.currentSrc || i.src, width: i.getBoundingClientRect().width,
+              matching: [...(i.closest('picture') || document.createElement('picture')).querySelectorAll('source')]
+                        .filter(s => matchMedia(s.media).matches).map(s => s.srcset)}))"""
+
+
+def _small_figure_text(shown: list[dict], base: str, site_dir: Path) -> list[str]:
+    """The figures among ``shown`` (SHOWN_FIGURES_JS) whose smallest text, as shown, is under ``MIN_TEXT_PX``."""
+    small = []
+    for figure in shown:
+        rel = figure["src"].removeprefix(base).split("#", 1)[0]
+        fraction, label = figures.smallest_text((site_dir / rel).read_bytes())
+        if fraction * figure["width"] < figures.MIN_TEXT_PX:
+            px = fraction * figure["width"]
+            small.append(f"{rel}, shown {figure['width']:.0f} px wide: {label!r} is {px:.1f} px tall")
+    return small
+
+
 def _describe(violations: list[dict]) -> str:
     lines = []
     for v in violations:
@@ -115,7 +140,7 @@ def _describe(violations: list[dict]) -> str:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", all_paths(), ids=lambda p: p or "home")
-def test_page(base: str, chromium: object, path: str, scheme: str) -> None:
+def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: str) -> None:
     other = "dark" if scheme == "light" else "light"
     with first_view(chromium, base + path, site=base, scheme=scheme, settle=False) as view:
         page = view.page
@@ -131,6 +156,7 @@ def test_page(base: str, chromium: object, path: str, scheme: str) -> None:
         layout = page.evaluate(PHONE_JS)
         load_all_images(page)  # after the first view was counted
         loaded = page.evaluate(STATS_JS)
+        shown = page.evaluate(SHOWN_FIGURES_JS)
 
     largest = ", ".join(f"{url.removeprefix(base)} {size}" for url, size in sorted(downloads, key=lambda d: -d[1])[:6])
     where = f"{path or 'home'} ({scheme})"
@@ -151,9 +177,39 @@ def test_page(base: str, chromium: object, path: str, scheme: str) -> None:
     broken = [src for src, complete, width in loaded["images"] if not (complete and width > 0)]
     assert not broken, f"images not loaded: {broken}"
     assert all(src.endswith(f"#only-{scheme}") for src, _, _ in loaded["figures"]), loaded["figures"]
+    assert all(f["src"].endswith(f"-narrow.{scheme}.svg") for f in shown), [f["src"] for f in shown]
+    small = _small_figure_text(shown, base, site_dir)
+    assert not small, f"figure text under {figures.MIN_TEXT_PX} px on a phone:\n" + "\n".join(small)
     assert layout["scroll"] <= layout["width"] and layout["body"] <= layout["width"], layout
     assert not layout["cut"], layout
     assert layout["cell"] > 0.85, layout
+
+
+def figure_paths() -> list[str]:
+    """The pages that show a figure, in both languages."""
+    out = []
+    for lang in pages.LANGS:
+        prefix = "" if lang == "en" else f"{lang}/"
+        for name, source in pages.pages(lang).items():
+            if source.suffix == ".md" and pages.read(source).figures:
+                out.append(prefix + name.removesuffix(".md") + "/")
+    return out
+
+
+@pytest.mark.parametrize("path", figure_paths())
+def test_figure_text_is_legible_on_a_desktop(base: str, chromium: object, site_dir: Path, path: str) -> None:
+    """On a desktop every figure shows its wide layout (no <picture> source matches), its smallest text at least
+    ``MIN_TEXT_PX`` tall as the page shows it. The figures' sizes come from their width and height attributes
+    (site_tools/finish/assets.py), so the images need not load; one scheme (the other's figures are the same size)."""
+    ctx = chromium.new_context(viewport=DESKTOP)  # type: ignore[attr-defined]
+    page = ctx.new_page()
+    page.goto(base + path, wait_until="domcontentloaded")
+    shown = page.evaluate(SHOWN_FIGURES_JS)
+    ctx.close()
+    assert shown, f"no figure shown on {path}"
+    assert not [f for f in shown if f["matching"]], shown  # the wide layout
+    small = _small_figure_text(shown, base, site_dir)
+    assert not small, f"figure text under {figures.MIN_TEXT_PX} px on a desktop:\n" + "\n".join(small)
 
 
 def _search(chromium: object, base: str, path: str, query: str) -> list[str]:

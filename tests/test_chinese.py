@@ -80,6 +80,29 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     r"[快慢]\s*(?:[\d.]+|[一二两三四五六七八九十百千]+)\s*倍": ("转速是…的 1/N / 周期是…的 N 倍（not 慢十倍）", None),
     # start here's picture is a clock hand: 钟表指针 / 指针 on every page
     "表针": ("指针（钟表指针，start here 的画法）", None),
+    # issue 35 (the Chinese at 9): the exercise label, a site page, and one term each for ideas that had several
+    "检查理解": ("自测（the exercise label “Check your understanding”）", None),
+    # a page of this site is 页 (本页、各页、X 一页); 章 is a real book's chapter only: 书中的一章、那一章
+    r"本章|各章|(?<!书中的)(?<!那)[一两几]章|章节(?!号)": ("本页 / 各页 / X 一页（章: a real book's chapter）", None),
+    # moving k positions along the sequence: 移动 k 个位置 (not 挪 k 格 / 挪 k 步 / 平移 k 格)
+    r"挪|(?:移动|平移)[ \t]*(?:\d+|[一二两三四五六七八九十]+)?[ \t]*[格步](?!点)": ("移动 k 个位置", None),
+    # RoPE turns pairs of a head's components; 特征 stays only in 特征分解 / 特征值 / 特征向量 (eigen-)
+    r"特征(?!分解|值|向量)": ("分量（一对分量：RoPE's pair of features）", None),
+    # a column index is 第 j 列 (维度 alone, as in 128 个维度（列）, is fine); math shows here as blanks
+    r"维度(?:[ \t]*\d|[ \t]{3,}(?=\S))": ("第 j 列（not 维度 j）", None),
+    # the geometric progression of wavelengths is a 阶梯 (每一级 = one step), not a 梯子
+    "梯子": ("阶梯（等比的阶梯；一级 = one step）", None),
+    # the width of one attention head, head_dim
+    r"头维度|头的(?:宽度|维度)|每个头宽": ("头宽度（head_dim）", None),
+}
+
+# A link to a page or a glossary entry that names it uses one name: the target (a regular expression on the link's
+# target) -> the link texts allowed (a regular expression on the link's text) and the name to use.
+LINK_TEXT: dict[str, tuple[str, str]] = {
+    # the relative page is 线性相对变换 (the glossary's 相对变换 is the short form in prose, never the page's name)
+    r"relative\.md(?:#.*)?": (r"线性相对变换|原因", "[线性相对变换](relative.md)"),
+    # the glossary entry for w_i is 角频率; prose after it says 频率
+    r"glossary\.md#frequency": (r"角频率", "[角频率](glossary.md#frequency)"),
 }
 
 
@@ -179,6 +202,21 @@ def term_violations(path: Path) -> list[str]:
     text = texts[False]
     if re.search(r"\bulp\b", text) and "末位单位" not in text:
         found.append("ulp is introduced as 末位单位（ulp）")
+    return found
+
+
+def link_text_violations(path: Path) -> list[str]:
+    """Links whose target is in ``LINK_TEXT`` and whose text is not one of the allowed names."""
+    text = prose(path, code=True)
+    source = path.read_text(encoding="utf-8")
+    found = []
+    for m in _LINK.finditer(source):
+        if m.group(1) or not text[m.start() : m.start() + 1].strip():  # an image, or a link inside code or math
+            continue
+        target = m.group(3)[1:-1].split()[0] if m.group(3)[1:-1].split() else ""
+        for pattern, (allowed, name) in LINK_TEXT.items():
+            if re.fullmatch(pattern, target) and not re.fullmatch(allowed, m.group(2)):
+                found.append(f"line {line_of(source, m.start())}: [{m.group(2)}]({target}) -> {name}")
     return found
 
 
@@ -584,6 +622,53 @@ def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: s
     assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
 
 
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        # the exercise label, and a site page called a chapter; a real book's chapter stays 章
+        ("1. **检查理解**。先别运行代码", ["检查理解"]),
+        ("1. **自测**。先别运行代码", []),
+        ("本章的几种方案，[波长](wavelength.md)一章，各章，讲这一点的章节", ["本章", "一章", "各章", "章节"]),
+        ("本页的几种方案，[波长](wavelength.md)一页，书中的一章，那一章，章节号", []),
+        # moving k positions
+        ("把编码往后挪 $k$ 格，再平移 5 格，移动三步", ["挪", "平移 5 格", "移动三步"]),
+        ("把编码往后移动 $k$ 个位置，落在频率格点上", []),
+        # RoPE's pairs of components
+        ("把相邻的两个特征配成一对", ["特征"]),
+        ("把相邻的两个分量配成一对，再做特征分解", []),
+        # a column is 第 j 列
+        ("维度 0 每隔 6.3 个位置转一圈，维度 $j$ 也一样", ["维度 0", "维度     "]),
+        ("第 0 列每隔 6.3 个位置转一圈；100 个位置 × 128 个维度（列）", []),
+        # the ladder, the head width
+        ("这架频率梯子", ["梯子"]),
+        ("头维度、每个头的宽度、每个头宽 128", ["头维度", "头的宽度", "每个头宽"]),
+        ("这组频率阶梯，头宽度 128", []),
+    ],
+)
+def test_the_issue_35_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(f"# 标题\n\n{line}\n\n```python\n# 挪 k 格 本章 特征 梯子 头维度\n```\n", encoding="utf-8")
+    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+
+
+def test_link_texts_name_the_page(tmp_path: Path) -> None:
+    """A link to the relative page or the frequency entry names it as the site does; other links, images and
+    code are left alone."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# 标题\n\n"
+        "见[相对变换](relative.md)一页和[频率](glossary.md#frequency)；\n"
+        "[线性相对变换](relative.md#rope)、[角频率](glossary.md#frequency)、[相对变换](glossary.md#relative-transform)、"
+        "[原因](relative.md)都没问题。\n\n"
+        "```python\n# [相对变换](relative.md)\n```\n",
+        encoding="utf-8",
+    )
+    assert link_text_violations(page) == [
+        "line 3: [相对变换](relative.md) -> [线性相对变换](relative.md)",
+        "line 3: [频率](glossary.md#frequency) -> [角频率](glossary.md#frequency)",
+    ]
+
+
 def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     """Each page check flags a planted violation (and only it) — none of them can pass by matching nothing."""
     page = tmp_path / "page.md"
@@ -664,6 +749,12 @@ def test_notebook_bold_renders(tmp_path: Path) -> None:
     ]
     planted.write_text(json.dumps({"cells": cells}), encoding="utf-8")
     assert notebook_bold_violations(planted) == ["cell 0, line 1: '**1. 先预测。**'"]
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_links_name_a_page_by_its_name(path: Path) -> None:
+    found = link_text_violations(path)
+    assert found == [], f"{path.name}:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

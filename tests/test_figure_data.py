@@ -538,9 +538,17 @@ def check_transform_matrices(fig: Figure, *, ks: Sequence[int], d_model: int) ->
 
 
 def check_clock_hands(
-    fig: Figure, *, positions: Sequence[int], d_model: int, ncols: int = 3, text_size: float = 9.0
+    fig: Figure,
+    *,
+    positions: Sequence[int],
+    d_model: int,
+    ncols: int | None = None,
+    text_size: float | None = None,
+    layout: str = "wide",
 ) -> None:
     hands = d_model // 2
+    ncols = ncols or (3 if layout == "wide" else 2)  # documented: 3 clocks a row, 2 in the narrow layout
+    text_size = text_size or (9.0 if layout == "wide" else 10.0)
     assert len(fig.axes) == len(positions)
     # the layout: clocks in rows of ncols, in order; the legend's text at text_size
     grid = [(ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start) for ax in fig.axes]
@@ -911,7 +919,6 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
     "clock-hands": ("plot_clock_hands", check_clock_hands),
-    "clock-hands-narrow": ("plot_clock_hands", check_clock_hands),
     "geometry-curve": ("plot_encoding_curve", check_encoding_curve),
     "geometry-pca": ("plot_principal_components", check_principal_components),
     "geometry-similarity": ("plot_similarity_matrix", check_similarity_matrix),
@@ -923,6 +930,10 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "variant-tables": ("plot_variant_tables", check_variant_tables),
     "table-2d": ("plot_table_2d", check_table_2d),
 }
+# The narrow layouts (a phone's): the same data, the same checker (and test_narrow_figure_holds_the_wide_figures_data)
+CHECKS |= {f"{name}-narrow": CHECKS[name] for name in list(CHECKS)}
+WIDE = sorted(name for name in FIGURES if not name.endswith("-narrow"))
+NARROW = sorted(name for name in FIGURES if name.endswith("-narrow"))
 
 
 @cache
@@ -938,9 +949,16 @@ def test_every_registered_figure_has_a_data_check() -> None:
         assert FIGURES[name].function == function, name
 
 
+def checked_kwargs(name: str) -> dict[str, Any]:
+    """The registered arguments of a figure that its checker takes: all of them but the layout, which places the
+    panels, not the data, unless the checker checks the layout too (the clocks': their grid)."""
+    check = CHECKS[name][1]
+    return {k: v for k, v in FIGURES[name].kwargs.items() if k != "layout" or k in inspect.signature(check).parameters}
+
+
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_figure_plots_the_data_it_claims(name: str) -> None:
-    CHECKS[name][1](draw(name), **FIGURES[name].kwargs)
+    CHECKS[name][1](draw(name), **checked_kwargs(name))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1090,15 +1108,16 @@ def _arrays(fig: Figure) -> list[Plotted]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted(FIGURES))
+@pytest.mark.parametrize("name", WIDE)
 def test_every_plotted_array_is_checked(name: str) -> None:
     """Negate each plotted array (a curve's y or x, each coordinate of a 3-D curve or scatter, an image, the y
     of scatter points, colour values, a span's bounds, an annotated point), reverse it, transpose an image, move
     a span or an annotated point by one, stretch a wireframe: each change must make the checker fail, and the
-    restored figure must pass again."""
+    restored figure must pass again. (A narrow layout holds its wide figure's arrays, bit for bit: see
+    test_narrow_figure_holds_the_wide_figures_data.)"""
     fig = draw(name)
     check = CHECKS[name][1]
-    kwargs = FIGURES[name].kwargs
+    kwargs = checked_kwargs(name)
     missed, mutated = [], 0
     for what, get, put, mutations in _arrays(fig):
         original = get()
@@ -1122,7 +1141,7 @@ def test_every_plotted_array_is_checked(name: str) -> None:
     check(fig, **kwargs)  # restored: passes again
 
 
-@pytest.mark.parametrize("name", sorted(FIGURES))
+@pytest.mark.parametrize("name", WIDE)
 def test_the_chinese_dark_figure_plots_the_same_data(name: str) -> None:
     """The checkers read the English light figure; the page shows four variants. The Chinese dark one (both
     the language and the theme changed) must hold the same arrays, in the same order: every array
@@ -1131,6 +1150,22 @@ def test_the_chinese_dark_figure_plots_the_same_data(name: str) -> None:
     assert len(shown) == len(checked)
     for (what, get, _, _), (_, expected, _, _) in zip(shown, checked, strict=True):
         assert np.array_equal(get(), expected(), equal_nan=True), f"{name}, zh/dark: {what}"
+
+
+@pytest.mark.parametrize("name", NARROW)
+def test_narrow_figure_holds_the_wide_figures_data(name: str) -> None:
+    """A phone shows a figure's narrow layout: its panels stacked or two a row, its legend below. It must hold the
+    wide figure's arrays (which the mutation test and the Chinese dark variant hold to the checker), in the same
+    order, bit for bit, in English light and in Chinese dark."""
+    wide = name.removesuffix("-narrow")
+    assert FIGURES[name].kwargs == {**FIGURES[wide].kwargs, "layout": "narrow"}
+    for lang, theme in (("en", "light"), ("zh", "dark")):
+        shown, checked = _arrays(draw(name, lang, theme)), _arrays(draw(wide))
+        assert len(shown) == len(checked), name
+        if lang == "en":  # what each array is (the artists' labels name some): the same
+            assert [what for what, *_ in shown] == [what for what, *_ in checked], name
+        for (what, get, _, _), (_, expected, _, _) in zip(shown, checked, strict=True):
+            assert np.array_equal(get(), expected(), equal_nan=True), f"{name}, {lang}/{theme}: {what}"
 
 
 def test_binary_figure_shows_the_columns_the_page_names() -> None:

@@ -298,3 +298,12 @@ def test_reset_parameters_computes_on_the_cpu_inside_another_device_context() ->
     with torch.device("meta"):
         m.reset_parameters()  # the table is computed on the CPU, not on the context's device
     assert torch.equal(m.pe, sinusoidal_table(6, 8))
+
+
+def test_uint8_position_ids_are_read_as_positions() -> None:
+    """A uint8 index tensor selects rows as a mask in PyTorch; position_ids are positions whatever their dtype."""
+    m = SinusoidalPositionalEncoding(8, max_len=12, dropout=0.0)
+    x = torch.zeros(1, 12, 8)
+    ones = torch.ones(12, dtype=torch.uint8)
+    assert torch.equal(m(x, position_ids=ones)[0], m.pe[1].expand(12, 8))
+    assert torch.equal(m(x, position_ids=torch.arange(12, dtype=torch.int16)), m(x))

@@ -111,6 +111,26 @@ def test_figures_are_lazy_sized_and_their_links_named(tmp_path: Path) -> None:
     assert 'aria-label="Heatmap &amp; more (view larger)"' in en
 
 
+def test_a_figure_with_a_narrow_layout_keeps_its_picture_in_the_lightbox_link(tmp_path: Path) -> None:
+    """mkdocs-glightbox puts its link inside the <picture>, where the image would ignore the picture's sources (the
+    phone's narrow layout): the link goes around the picture, named as any figure's."""
+    (tmp_path / "figures").mkdir()
+    _svg(tmp_path / "figures/heatmap.light.svg", 1_000, w=504, h=302.4)
+    source = '<source media="(max-width: 37.5em)" srcset="../figures/heatmap-narrow.light.svg">'
+    page = (
+        f'<p><picture>{source}<a class="glightbox" data-type="image" href="../figures/heatmap.light.svg#only-light">'
+        '<img alt="Heatmap" src="../figures/heatmap.light.svg#only-light"></a></picture></p>'
+    )
+    out = _figure_links(page, tmp_path, lang="en")
+    assert out == (
+        '<p><a class="glightbox" data-type="image" href="../figures/heatmap.light.svg#only-light"'
+        f' aria-label="Heatmap (view larger)"><picture>{source}<img alt="Heatmap"'
+        ' src="../figures/heatmap.light.svg#only-light" loading="lazy" decoding="async" width="672" height="403">'
+        "</picture></a></p>"
+    )
+    assert _figure_links(out, tmp_path, lang="en") == out  # done once
+
+
 def test_svg_size_in_pixels(tmp_path: Path) -> None:
     _svg(tmp_path / "a.svg", 500, w=460.8, h=345.6)
     assert assets.svg_size(tmp_path / "a.svg") == (614, 461)

@@ -57,13 +57,14 @@ def _defined_plot_functions() -> set[str]:
 
 
 def test_exports_are_the_figures_and_the_allowed_values() -> None:
-    assert set(plotting.__all__) == {"LANGS", "THEMES"} | {f.__name__ for f in PLOTS}
+    assert set(plotting.__all__) == {"LANGS", "LAYOUTS", "THEMES"} | {f.__name__ for f in PLOTS}
     assert {f.__name__ for f in PLOTS} == _defined_plot_functions()  # every figure function is exported
     for helper in ("text", "themed", "cjk_family"):
         assert helper not in plotting.__all__
         assert not hasattr(plotting, helper)
     assert typing.get_args(_style.Lang) == plotting.LANGS
     assert typing.get_args(_style.Theme) == plotting.THEMES
+    assert typing.get_args(_style.Layout) == plotting.LAYOUTS
 
 
 @pytest.mark.parametrize("fn", PLOTS, ids=lambda f: f.__name__)
@@ -78,16 +79,23 @@ def test_docstrings_are_google_style_and_complete(fn) -> None:
     sig = inspect.signature(fn)
     assert sig.parameters["lang"].kind is inspect.Parameter.KEYWORD_ONLY
     assert sig.parameters["theme"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert sig.parameters["layout"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert sig.parameters["layout"].default == "wide"
     hints = typing.get_type_hints(fn)
-    assert hints["lang"] == _style.Lang and hints["theme"] == _style.Theme
+    assert hints["lang"] == _style.Lang and hints["theme"] == _style.Theme and hints["layout"] == _style.Layout
     assert hints["return"] is Figure
 
 
 @pytest.mark.parametrize("fn", PLOTS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize(
-    ("kwargs", "message"), [({"lang": "fr"}, "lang must be one of"), ({"theme": "sepia"}, "theme must be one of")]
+    ("kwargs", "message"),
+    [
+        ({"lang": "fr"}, "lang must be one of"),
+        ({"theme": "sepia"}, "theme must be one of"),
+        ({"layout": "tall"}, r"layout must be one of \('wide', 'narrow'\), got 'tall'"),
+    ],
 )
-def test_every_figure_checks_lang_and_theme(fn, kwargs, message) -> None:
+def test_every_figure_checks_lang_theme_and_layout(fn, kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         fn(**kwargs)
 
@@ -113,6 +121,26 @@ def test_new_figure_returns_a_bare_figure_and_axes() -> None:
     assert isinstance(fig, Figure) and isinstance(ax, Axes)
     fig, axes = _style.new_figure(ncols=2, squeeze=False)
     assert axes.shape == (1, 2) and all(isinstance(a, Axes) for a in axes.flat)
+
+
+def test_new_panels_centre_a_shorter_last_row() -> None:
+    """Three panels two a row (a narrow layout): the third below the first two, centred."""
+    fig, axes = _style.new_panels(_style.NARROW_WIDTH, 4.0, 3, 2)
+    spans = [(ax.get_subplotspec().rowspan, ax.get_subplotspec().colspan) for ax in axes]
+    assert [(r.start, c.start, c.stop) for r, c in spans] == [(0, 0, 2), (0, 2, 4), (1, 1, 3)]
+    assert list(fig.axes) == axes
+    _, one = _style.new_panels(3.0, 3.0, 1, 2)
+    assert [ax.get_subplotspec().colspan for ax in one] == [range(0, 2)]
+    with pytest.raises(ValueError, match="n must be >= 1, got 0"):
+        _style.new_panels(3.0, 3.0, 0, 2)
+
+
+def test_wrapped_breaks_long_legend_entries_where_a_line_may_break() -> None:
+    assert _style.wrapped("a bb ccc", 4) == "a bb\nccc"
+    assert _style.wrapped("float16，float64 表只舍入一次成 float32，再转成 float16", 32) == (
+        "float16，float64 表只舍入一次成\nfloat32，再转成 float16"  # a Chinese character is two columns
+    )
+    assert _style.wrapped("unbreakable_name", 4) == "unbreakable_name"
 
 
 @pytest.mark.parametrize(

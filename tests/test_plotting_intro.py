@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pe_docs.plotting import plot_clock_hands
+from pe_docs.plotting._style import NARROW_WIDTH
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -28,6 +29,12 @@ def test_narrow_layout_for_phones() -> None:
     assert narrow.axes[0].title.get_fontsize() == 13.0 and wide.axes[0].title.get_fontsize() == 10.0
     (w_wide, _), (w_narrow, h_narrow) = wide.get_size_inches(), narrow.get_size_inches()
     assert w_narrow < w_wide and h_narrow > w_narrow  # narrower than the desktop figure, and taller than wide
+    # the layout start here shows below 600 px: two a row, NARROW_WIDTH wide, text of 10 points
+    phone = plot_clock_hands(d_model=8, layout="narrow")
+    assert [ax.get_subplotspec().colspan.start for ax in phone.axes] == [0, 1] * 3
+    assert phone.legends[0]._ncols == 2
+    assert [t.get_fontsize() for t in phone.legends[0].get_texts()] == [10.0] * 4
+    assert phone.get_size_inches()[0] == pytest.approx(NARROW_WIDTH)
 
 
 def test_decimal_frequencies_are_labelled_as_fractions() -> None:
@@ -51,6 +58,7 @@ def test_decimal_frequencies_are_labelled_as_fractions() -> None:
         ({"text_size": "12"}, TypeError, "text_size must be a real number"),
         ({"base": -1.0}, ValueError, "base must be finite and > 0"),
         ({"lang": "fr"}, ValueError, "lang must be one of"),
+        ({"layout": "phone"}, ValueError, "layout must be one of"),
     ],
 )
 def test_bad_arguments_name_the_argument(kwargs: dict, error: type[Exception], message: str) -> None:

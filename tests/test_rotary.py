@@ -292,6 +292,19 @@ def test_from_config_reads_what_transformers_reads() -> None:
     assert rotary.max_position_embeddings == 4096 and "original_max_position_embeddings" not in rotary.scaling
     with pytest.raises(ValueError, match="hidden_size and num_attention_heads"):
         RotaryEmbedding.from_config({"max_position_embeddings": 4096})
+    # GPT-J rotates its first rotary_dim features (transformers' GPTJConfig.rotary_dim)
+    gptj = types.SimpleNamespace(hidden_size=512, num_attention_heads=8, rotary_dim=16, rope_theta=10000.0)
+    assert RotaryEmbedding.from_config(gptj).head_dim == 16
+    # another model's config.json names: refused rather than misread (GPT-NeoX's rotary_pct is a partial factor)
+    neox_json = {"hidden_size": 2560, "num_attention_heads": 32, "rotary_pct": 0.25, "rotary_emb_base": 10000}
+    with pytest.raises(ValueError, match="'rotary_pct', 'rotary_emb_base'.*AutoConfig"):
+        RotaryEmbedding.from_config(neox_json)
+
+
+def test_no_positions_no_update() -> None:
+    rotary = RotaryEmbedding(32, scaling={"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=64)
+    cos, _ = rotary(torch.zeros(2, 0, dtype=torch.long))
+    assert cos.shape == (2, 0, 32) and rotary.max_seq_len_cached == 64
 
 
 def test_scaling_is_copied_and_repr() -> None:

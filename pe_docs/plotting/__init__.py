@@ -1,18 +1,19 @@
 """Plotting functions behind the site's figures (matplotlib is imported only here).
 
 Every function draws one figure of the site. Besides its own arguments it takes the keyword arguments
-``lang`` (``"en"`` or ``"zh"``, the language of the labels) and ``theme`` (``"light"`` or ``"dark"``, the
+``layout`` (``"wide"``, or ``"narrow"`` for a phone's width: panels stacked or two a row, legends below, larger
+text), ``lang`` (``"en"`` or ``"zh"``, the language of the labels) and ``theme`` (``"light"`` or ``"dark"``, the
 colour scheme), and returns a bare ``matplotlib.figure.Figure`` with a transparent background — not
 registered with pyplot, so drawing never touches the user's backend; save it with ``fig.savefig(...)``.
-The site renders each registered figure for both languages and both colour schemes
-(``site_tools/build/figures.py``).
+The site renders each registered figure in both layouts, for both languages and both colour schemes
+(``site_tools/build/figures.py``); a page shows the narrow layout below 600 px.
 
 Every function checks its arguments: a wrong type raises ``TypeError``, a wrong value ``ValueError``, and the
 message names the argument. Chinese labels (``lang="zh"``) need a CJK font (e.g. WenQuanYi Micro Hei);
 without one a ``RuntimeError`` says what to install.
 """
 
-from pe_docs.plotting._style import LANGS, THEMES
+from pe_docs.plotting._style import LANGS, LAYOUTS, THEMES
 from pe_docs.plotting.dtypes import plot_dtype_error
 from pe_docs.plotting.geometry import (
     plot_band_contributions,
@@ -39,6 +40,7 @@ from pe_docs.plotting.wavelength import (
 
 __all__ = [
     "LANGS",
+    "LAYOUTS",
     "THEMES",
     "plot_band_contributions",
     "plot_binary_vs_sinusoid",

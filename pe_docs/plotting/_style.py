@@ -7,8 +7,10 @@ with transparent backgrounds, so they sit on Material's light and dark pages ali
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -27,6 +29,15 @@ LANGS: tuple[Lang, ...] = ("en", "zh")
 """The values of ``lang`` every plotting function accepts."""
 THEMES: tuple[Theme, ...] = ("light", "dark")
 """The values of ``theme`` every plotting function accepts."""
+Layout = Literal["wide", "narrow"]
+"""How a figure is laid out: for a page's text column on a desktop (``"wide"``), or on a phone (``"narrow"``:
+``NARROW_WIDTH`` wide, panels stacked, legends below the axes), where a page shows it instead of the wide one."""
+LAYOUTS: tuple[Layout, ...] = ("wide", "narrow")
+"""The values of ``layout`` every plotting function accepts."""
+NARROW_WIDTH = 3.8
+"""Width in inches of a figure's narrow layout. A 390 px phone shows a figure 358 CSS px wide (an admonition's box
+a little less): 1.31 px per point of a 3.8-inch figure, so its smallest text, 8 points, is 10.5 px tall there; the
+wide layouts (7 to 9 inches) would show text of that size at 4.5 to 6 px."""
 
 # Foreground colours chosen to read on Material's default light (#fff) and slate (#1e2129) backgrounds.
 _FOREGROUND = {"light": "#1f2328", "dark": "#e6e6e6"}
@@ -64,6 +75,17 @@ def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
     if not isinstance(theme, str) or theme not in THEMES:
         raise ValueError(f"theme must be one of {THEMES}, got {theme!r}")
     return lang, theme  # type: ignore[return-value]
+
+
+def check_layout(layout: object) -> Layout:
+    """Validate a ``layout`` argument.
+
+    Raises:
+        ValueError: ``layout`` is not one of ``LAYOUTS``.
+    """
+    if not isinstance(layout, str) or layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    return layout  # type: ignore[return-value]
 
 
 def check_indices(
@@ -122,6 +144,27 @@ def theme_colours(theme: Theme) -> tuple[str, ...]:
     return (_FOREGROUND[theme], _GRID[theme], _PANE[theme])
 
 
+def wrapped(label: str, columns: int) -> str:
+    """``label`` broken into lines of at most ``columns`` columns where a line may break (after a space or a Chinese
+    comma), a Chinese character counting two columns (it is about twice as wide as a Latin letter): a long legend
+    entry of a narrow figure, which matplotlib does not wrap. A piece longer than ``columns`` stays whole.
+
+    >>> wrapped("float16, float64 table rounded once to float32, then to float16", 40)
+    'float16, float64 table rounded once to\\nfloat32, then to float16'
+    """
+
+    def width(piece: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in piece)
+
+    lines, line = [], ""
+    for piece in re.findall(r"[^ ，]*[ ，]|[^ ，]+$", label):  # each ends where a line may break
+        if line and width((line + piece).rstrip(" ")) > columns:
+            lines.append(line.rstrip(" "))
+            line = ""
+        line += piece
+    return "\n".join([*lines, line.rstrip(" ")])
+
+
 def grouped(lang: Lang, value: float, decimals: int = 0) -> str:
     """``value`` with thousands grouped as each language's text writes them: ``62,832`` in English figures,
     ``62 832`` (a thin space) in Chinese ones, as on the site's Chinese pages.
@@ -173,17 +216,19 @@ def cjk_family() -> str:
 
 
 @contextlib.contextmanager
-def themed(lang: Lang, theme: Theme) -> Iterator[None]:
-    """Matplotlib settings for one language and colour scheme (transparent background).
+def themed(lang: Lang, theme: Theme, layout: Layout = "wide") -> Iterator[None]:
+    """Matplotlib settings for one language, colour scheme (transparent background) and layout (a narrow figure's
+    axes titles are the size of its other text, not larger).
 
     They apply while the figure is built; saving options (SVG ids, fonts as paths) belong to the caller
     that saves, see ``site_tools.build.figures.render_svg``.
 
     Raises:
-        ValueError: ``lang`` or ``theme`` is not one of the allowed values.
+        ValueError: ``lang``, ``theme`` or ``layout`` is not one of the allowed values.
         RuntimeError: ``lang="zh"`` and no CJK font is installed.
     """
     lang, theme = check_lang_theme(lang, theme)
+    layout = check_layout(layout)
     fg, grid = _FOREGROUND[theme], _GRID[theme]
     families = ["DejaVu Sans"]
     if lang == "zh":
@@ -203,6 +248,7 @@ def themed(lang: Lang, theme: Theme) -> Iterator[None]:
         "figure.facecolor": "none",
         "axes.facecolor": "none",
         "legend.frameon": False,
+        "axes.titlesize": "large" if layout == "wide" else "medium",
     }
     with matplotlib.rc_context(rc):
         yield
@@ -226,3 +272,30 @@ def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: Any) -> t
     fig = Figure(figsize=(width, height), layout="constrained")
     ax = fig.subplots(**subplots_kw)
     return fig, ax
+
+
+def new_panels(width: float, height: float, n: int, ncols: int, **subplot_kw: Any) -> tuple[Figure, list[Any]]:
+    """A figure (as ``new_figure`` makes it) with ``n`` axes in rows of ``ncols``, the last row centred if it is
+    shorter: the narrow layout of a row of small panels (circles, small matrices), which a phone shows two by two.
+
+    Args:
+        width: Width in inches.
+        height: Height in inches.
+        n: Number of axes; an integer >= 1.
+        ncols: Axes per row; an integer >= 1.
+        **subplot_kw: Passed to ``Figure.add_subplot`` (``projection`` …).
+
+    Returns:
+        ``(fig, axes)``: the figure and a list of its ``n`` axes, row by row.
+    """
+    n, ncols = check_int("n", n, minimum=1), check_int("ncols", ncols, minimum=1)
+    ncols = min(ncols, n)
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(width, height), layout="constrained")
+    grid = fig.add_gridspec(nrows, 2 * ncols)  # half-columns, so that a shorter last row can be centred
+    axes = []
+    for k in range(n):
+        row, col = divmod(k, ncols)
+        start = 2 * col + (ncols - (n - row * ncols) if row == nrows - 1 else 0)  # the last row: centred
+        axes.append(fig.add_subplot(grid[row, start : start + 2], **subplot_kw))
+    return fig, axes

@@ -7,7 +7,18 @@ from matplotlib.figure import Figure
 
 from pe_docs._checks import check_d_model, check_int
 from pe_docs.analysis.dtypes import RECIPES, log_spaced_positions, recipe_error, running_max
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_lang_theme,
+    check_layout,
+    new_figure,
+    text,
+    themed,
+    wrapped,
+)
 
 # The "-cast" recipes are the float64 table cast to the dtype (pe_docs.analysis.exact_rows; PyTorch goes through
 # float32 for bfloat16 and float16, so those are rounded twice), not
@@ -30,7 +41,7 @@ _LABELS = {
 
 
 def plot_dtype_error(
-    max_position: int = 10**6, d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
+    max_position: int = 10**6, d_model: int = 512, *, layout: Layout = "wide", lang: Lang = "en", theme: Theme = "light"
 ) -> Figure:
     """Largest error over positions ``<= p`` (log–log) for every recipe in ``pe_docs.analysis.dtypes.RECIPES``.
 
@@ -44,6 +55,7 @@ def plot_dtype_error(
     Args:
         max_position: Largest position on the x axis; an integer >= 10.
         d_model: Width of the table; a positive even integer.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend in one column, its lines wrapped).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -52,7 +64,7 @@ def plot_dtype_error(
 
     Raises:
         TypeError: ``max_position`` or ``d_model`` is not an integer.
-        ValueError: ``max_position < 10``, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+        ValueError: ``max_position < 10``, ``d_model`` not positive and even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> from pe_docs.analysis.dtypes import RECIPES
@@ -61,11 +73,12 @@ def plot_dtype_error(
         True
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     max_position = check_int("max_position", max_position, minimum=10)
     d_model = check_d_model(d_model)
     positions = log_spaced_positions(max_position, per_decade=60)
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 4.8)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 4.8) if wide else new_figure(NARROW_WIDTH, 5.6)
         for recipe in RECIPES:
             err = running_max(recipe_error(recipe, positions, d_model))
             label = text(lang, en=_LABELS[recipe][0], zh=_LABELS[recipe][1])
@@ -81,14 +94,18 @@ def plot_dtype_error(
         ax.set_xlim(1, max_position)
         ax.set_xlabel(text(lang, en="position p", zh="位置 p"))
         ax.set_ylabel(text(lang, en="max |error| over positions ≤ p", zh="位置 ≤ p 的最大绝对误差"))
+        br = "" if wide else "\n"
         ax.set_title(
             text(
                 lang,
-                en=f"Table error against float64, d_model = {d_model} (× = NaN from here on)",
-                zh=f"编码表相对 float64 的误差，d_model = {d_model}（× 处起为 NaN）",
+                en=f"Table error against float64, d_model = {d_model}{br or ' '}(× = NaN from here on)",
+                zh=f"编码表相对 float64 的误差，d_model = {d_model}{br}（× 处起为 NaN）",
             ),
             fontsize=10,
         )
         # below the axes: the curves fill the upper left, where a legend inside would cover them
-        fig.legend(loc="outside lower center", fontsize=8, ncols=2)
+        legend = fig.legend(loc="outside lower center", fontsize=8, ncols=2 if wide else 1)
+        if not wide:  # a phone's width: a long label on two lines
+            for label in legend.get_texts():
+                label.set_text(wrapped(label.get_text(), 44))
     return fig

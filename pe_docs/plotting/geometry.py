@@ -20,10 +20,13 @@ from pe_docs.frequencies import inverse_frequencies, wavelengths
 from pe_docs.plotting._style import (
     _PANE,
     CYCLE,
+    NARROW_WIDTH,
     Lang,
+    Layout,
     Theme,
     check_indices,
     check_lang_theme,
+    check_layout,
     grouped,
     new_figure,
     text,
@@ -43,6 +46,7 @@ def plot_encoding_curve(
     positions: int = 600,
     pairs: Sequence[int] = (76, 128),
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -58,6 +62,7 @@ def plot_encoding_curve(
         d_model: Width of the encoding; a positive even integer.
         positions: Number of rows drawn; an integer >= 2.
         pairs: Two pair indices ``(a, b)``, each an integer in ``0 … d_model/2 − 1``.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other, larger labels).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -68,7 +73,7 @@ def plot_encoding_curve(
         TypeError: ``d_model``, ``positions`` or an entry of ``pairs`` is not an integer, or ``pairs`` is not a
             sequence.
         ValueError: ``pairs`` does not hold exactly two entries in ``0 … d_model/2 − 1``, ``positions`` < 2,
-            ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+            ``d_model`` not positive and even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_encoding_curve(16, 50, (0, 5))
@@ -76,6 +81,7 @@ def plot_encoding_curve(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     n = check_int("positions", positions, minimum=2)
     chosen = check_indices(
@@ -89,15 +95,20 @@ def plot_encoding_curve(
     w = inverse_frequencies(d).numpy()
     p = np.arange(n)
     colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
-    with themed(lang, theme):
-        fig, axes = new_figure(7.6, 4.0, ncols=2, subplot_kw={"projection": "3d"})
+    with themed(lang, theme, layout):
+        if wide:
+            fig, axes = new_figure(7.6, 4.0, ncols=2, subplot_kw={"projection": "3d"})
+        else:
+            fig, axes = new_figure(NARROW_WIDTH, 6.2, nrows=2, subplot_kw={"projection": "3d"})
+            fig.get_layout_engine().set(hspace=0.06)  # the 3-D axes' labels reach past their box
+        small_text = 8 if wide else 9  # the axis labels and their ticks
         left, right = axes
         x, y, z = table[:, 2 * a], table[:, 2 * a + 1], table[:, 2 * b]
         left.plot(x, y, z, color=CYCLE[0], linewidth=0.7, alpha=0.6)
         left.scatter(x, y, z, c=colours, s=4, depthshade=False)
-        left.set_xlabel(f"sin(p·w_{a})", fontsize=8)
-        left.set_ylabel(f"cos(p·w_{a})", fontsize=8)
-        left.set_zlabel(f"sin(p·w_{b})", fontsize=8)
+        left.set_xlabel(f"sin(p·w_{a})", fontsize=small_text)
+        left.set_ylabel(f"cos(p·w_{a})", fontsize=small_text)
+        left.set_zlabel(f"sin(p·w_{b})", fontsize=small_text)
         left.set_zlim(-1.05, 1.05)
         for setter in (left.set_xticks, left.set_yticks, left.set_zticks):
             setter([-1, 0, 1])
@@ -140,7 +151,7 @@ def plot_encoding_curve(
             fontsize=9,
         )
         _style_3d(left, theme)
-        left.tick_params(labelsize=7)
+        left.tick_params(labelsize=small_text)
         left.view_init(elev=18, azim=-60)
         right.view_init(elev=35, azim=-60)
         fig.suptitle(
@@ -150,6 +161,7 @@ def plot_encoding_curve(
                 zh=f"d = {d} 编码表的第 0…{n - 1} 行，颜色表示位置",
             ),
             fontsize=11,
+            wrap=not wide,
         )
     return fig
 
@@ -159,6 +171,7 @@ def plot_principal_components(
     lengths: Sequence[int] = (100, 1000),
     n_shown: int = 30,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -173,6 +186,7 @@ def plot_principal_components(
             last is projected on the left.
         n_shown: Number of components drawn on the right; an integer >= 2 (fewer if ``min(L, d)`` is
             smaller).
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -183,7 +197,7 @@ def plot_principal_components(
         TypeError: ``d_model``, ``n_shown`` or an entry of ``lengths`` is not an integer, or ``lengths`` is not
             a sequence.
         ValueError: ``lengths`` is empty or has an entry < 3, ``n_shown`` < 2, ``d_model`` not positive and
-            even, or a bad ``lang``/``theme``.
+            even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_principal_components(16, (20, 50), 5)
@@ -191,14 +205,15 @@ def plot_principal_components(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     ls = check_indices("lengths", lengths, what="length", minimum=3)
     n_shown = check_int("n_shown", n_shown, minimum=2)
     results = {n: principal_components(sinusoidal_table(n, d, dtype=torch.float64), 2) for n in ls}
     last = ls[-1]
     coords = results[last].coordinates.numpy()
-    with themed(lang, theme):
-        fig, (left, right) = new_figure(7.6, 3.6, ncols=2)
+    with themed(lang, theme, layout):
+        fig, (left, right) = new_figure(7.6, 3.6, ncols=2) if wide else new_figure(NARROW_WIDTH, 6.4, nrows=2)
         left.plot(coords[:, 0], coords[:, 1], color=CYCLE[0], linewidth=0.6, alpha=0.5)
         points = left.scatter(coords[:, 0], coords[:, 1], c=np.arange(last), cmap="viridis", s=5, zorder=3)
         fig.colorbar(points, ax=left, shrink=0.85, label=text(lang, en="position  p", zh="位置  p"))
@@ -238,6 +253,7 @@ def plot_similarity_matrix(
     d_models: Sequence[int] = (64, 512),
     positions: int = 256,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -249,6 +265,7 @@ def plot_similarity_matrix(
     Args:
         d_models: Widths, one image each, each a positive even integer; at least one.
         positions: Number of rows (and columns) of each matrix; an integer >= 2.
+        layout: ``"wide"`` (the images side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -259,7 +276,7 @@ def plot_similarity_matrix(
         TypeError: ``positions`` or an entry of ``d_models`` is not an integer, or ``d_models`` is not a
             sequence.
         ValueError: ``d_models`` is empty or has an entry that is not positive and even, ``positions`` < 2, or
-            a bad ``lang``/``theme``.
+            a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_similarity_matrix((8,), 10)
@@ -267,13 +284,18 @@ def plot_similarity_matrix(
         (10, 10)
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     widths = check_indices("d_models", d_models, what="width")
     ds = [check_d_model(d, f"d_models[{n}]") for n, d in enumerate(widths)]
     n = check_int("positions", positions, minimum=2)
-    with themed(lang, theme):
-        fig, axes = new_figure(3.3 * len(ds) + 0.9, 3.6, ncols=len(ds), squeeze=False)
+    with themed(lang, theme, layout):
+        if wide:
+            fig, grid = new_figure(3.3 * len(ds) + 0.9, 3.6, ncols=len(ds), squeeze=False)
+        else:
+            fig, grid = new_figure(NARROW_WIDTH, 2.8 * len(ds) + 0.5, nrows=len(ds), squeeze=False)
+        axes = list(grid.flat)
         image = None
-        for ax, d in zip(axes[0], ds, strict=True):
+        for ax, d in zip(axes, ds, strict=True):
             table = sinusoidal_table(n, d, dtype=torch.float64)
             cosine = (table @ table.T / (d / 2)).numpy()
             image = ax.imshow(cosine, cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
@@ -286,10 +308,13 @@ def plot_similarity_matrix(
             )
             ax.set_title(f"d = {d}{note}", fontsize=10)
             ax.set_xlabel(text(lang, en="position  j", zh="位置  j"))
-        axes[0][0].set_ylabel(text(lang, en="position  i", zh="位置  i"))
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.85)
+        for ax in axes[:1] if wide else axes:
+            ax.set_ylabel(text(lang, en="position  i", zh="位置  i"))
+        fig.colorbar(image, ax=axes, shrink=0.85 if wide else 0.6)
         fig.suptitle(
-            text(lang, en="cos(PE[i], PE[j]) depends on j − i only", zh="cos(PE[i], PE[j]) 只取决于 j − i"), fontsize=11
+            text(lang, en="cos(PE[i], PE[j]) depends on j − i only", zh="cos(PE[i], PE[j]) 只取决于 j − i"),
+            fontsize=11,
+            wrap=not wide,
         )
     return fig
 
@@ -299,6 +324,7 @@ def plot_measured_frequencies(
     n_positions: int = 1000,
     *,
     base: float = 10000.0,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -318,6 +344,7 @@ def plot_measured_frequencies(
         n_positions: Length of the bare FFT's window; an integer >= 4.
         base: The constant of the encoding; finite and >= 1 (a smaller base puts columns above half a cycle
             per position, which integer positions alias).
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -329,7 +356,7 @@ def plot_measured_frequencies(
     Raises:
         TypeError: ``d_model`` or ``n_positions`` is not an integer, ``base`` not a real number.
         ValueError: ``d_model`` not positive and even, ``n_positions`` < 4, ``base`` not finite or < 1, or a
-            bad ``lang``/``theme``.
+            bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_measured_frequencies(16, 100)
@@ -337,6 +364,7 @@ def plot_measured_frequencies(
         [4, 2]
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     n = check_int("n_positions", n_positions, minimum=4)
     base = check_base(base)
@@ -348,8 +376,8 @@ def plot_measured_frequencies(
     good = measured_frequencies(d, base=base).numpy()
     i = np.arange(d // 2)
     unresolved = np.nonzero(1 / theory > n)[0]
-    with themed(lang, theme):
-        fig, (ax, err) = new_figure(7.0, 5.4, nrows=2, sharex=True, height_ratios=(3, 2))
+    with themed(lang, theme, layout):
+        fig, (ax, err) = new_figure(7.0 if wide else NARROW_WIDTH, 5.4, nrows=2, sharex=True, height_ratios=(3, 2))
         ax.plot(
             i,
             theory,
@@ -391,9 +419,10 @@ def plot_measured_frequencies(
                     zh=f"λ > {n}：{unresolved.size} 列\n{n} 个位置内不足一个周期",
                 ),
                 xy=(unresolved[0], theory[-1]),
-                xytext=(6, 6),
+                xytext=(6, 6) if wide else (-6, 6),  # narrow: left of the band, where the axes are empty
                 textcoords="offset points",
                 fontsize=8,
+                ha="left" if wide else "right",
             )
         ax.axhline(1 / n, color=CYCLE[1], linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
@@ -401,11 +430,15 @@ def plot_measured_frequencies(
         ax.set_ylabel(text(lang, en="cycles per position", zh="每个位置的周数"))
         err.set_ylabel(text(lang, en="relative error", zh="相对误差"))
         err.set_xlabel(text(lang, en="frequency index  i  (sine column 2i)", zh="频率序号  i（正弦列 2i）"))
+        br = " " if wide else "\n"
         ax.set_title(
-            text(lang, en=f"Measured against theoretical frequency, d = {d}", zh=f"实测频率与理论频率（d = {d}）"),
+            text(lang, en=f"Measured against theoretical{br}frequency, d = {d}", zh=f"实测频率与理论频率（d = {d}）"),
             fontsize=10,
         )
-        ax.legend(loc="lower left", fontsize=8)
+        if wide:
+            ax.legend(loc="lower left", fontsize=8)
+        else:
+            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
     return fig
 
 
@@ -414,6 +447,7 @@ def plot_band_contributions(
     max_k: int = 20000,
     n_bands: int = 3,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -426,6 +460,7 @@ def plot_band_contributions(
         d_model: Width of the encoding; a positive even integer.
         max_k: Largest offset; an integer >= 2.
         n_bands: Number of bands; an integer in ``1 … d_model/2``.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -435,7 +470,7 @@ def plot_band_contributions(
     Raises:
         TypeError: ``d_model``, ``max_k`` or ``n_bands`` is not an integer.
         ValueError: ``d_model`` not positive and even, ``max_k`` < 2, ``n_bands`` outside ``1 … d_model/2``,
-            or a bad ``lang``/``theme``.
+            or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_band_contributions(16, 100, 2)
@@ -443,6 +478,7 @@ def plot_band_contributions(
         4
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     max_k = check_int("max_k", max_k, minimum=2)
     bands = band_contributions(d, max_k, n_bands=check_int("n_bands", n_bands, minimum=1))
@@ -456,8 +492,8 @@ def plot_band_contributions(
         ]
     else:
         names = [text(lang, en=f"band {b + 1}", zh=f"第 {b + 1} 段") for b in range(n_bands)]
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.8)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.8) if wide else new_figure(NARROW_WIDTH, 4.6)
         for b in range(n_bands):
             lo, hi = bands.edges[b], bands.edges[b + 1]
             ax.plot(
@@ -489,6 +525,10 @@ def plot_band_contributions(
                 zh=f"相距 k 的两个位置的相似度由谁贡献（d = {d}）",
             ),
             fontsize=10,
+            wrap=not wide,
         )
-        ax.legend(loc="upper right", fontsize=8)
+        if wide:
+            ax.legend(loc="upper right", fontsize=8)
+        else:
+            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
     return fig

@@ -12,7 +12,19 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_base, check_d_model, check_int, check_real
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import CYCLE, Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    CYCLE,
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_indices,
+    check_lang_theme,
+    check_layout,
+    new_figure,
+    text,
+    themed,
+)
 
 # Pairs a clock can show legibly (one hand each, of decreasing length).
 MAX_HANDS = 5
@@ -31,8 +43,9 @@ def plot_clock_hands(
     d_model: int = 8,
     *,
     base: float = 10000.0,
-    ncols: int = 3,
-    text_size: float = 9.0,
+    ncols: int | None = None,
+    text_size: float | None = None,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -48,10 +61,12 @@ def plot_clock_hands(
         positions: Positions to draw, one clock each; integers >= 0, at least one.
         d_model: Width of the encoding; a positive even integer with at most 10 columns (5 hands).
         base: The constant of the encoding; finite and > 0.
-        ncols: Clocks per row of the figure; an integer >= 1. With 2 or fewer, the legend has two columns (the
-            narrow layout a phone shows); otherwise one row.
+        ncols: Clocks per row of the figure; an integer >= 1, or ``None`` for the layout's (3 wide, 2 narrow).
+            With 2 or fewer, the legend has two columns; otherwise one row.
         text_size: Font size of the legend, in points (the titles are one point larger); a number in
-            ``[6, 20]``.
+            ``[6, 20]``, or ``None`` for the layout's (9 wide, 10 narrow).
+        layout: ``"wide"`` (clocks 2.2 inches wide) or ``"narrow"`` (a phone's width: clocks 1.7 inches wide, two
+            a row, larger text).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -65,7 +80,7 @@ def plot_clock_hands(
             integer, or ``base`` or ``text_size`` is not a real number.
         ValueError: ``positions`` is empty or has a negative entry, ``d_model`` is odd, < 2 or > 10,
             ``ncols`` < 1, ``base`` is not finite and > 0, ``text_size`` is outside ``[6, 20]``, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_clock_hands((0, 5), d_model=4)
@@ -73,13 +88,17 @@ def plot_clock_hands(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     ps = check_indices("positions", positions, what="position", minimum=0)
     d = check_d_model(d_model)
     if d // 2 > MAX_HANDS:
         raise ValueError(f"d_model must be <= {2 * MAX_HANDS} (one hand per pair, {MAX_HANDS} at most), got {d}")
     base = check_base(base)
-    ncols = min(check_int("ncols", ncols, minimum=1), len(ps))
-    size = check_real("text_size", text_size, minimum=6.0, maximum=20.0)
+    ncols = min(check_int("ncols", (3 if wide else 2) if ncols is None else ncols, minimum=1), len(ps))
+    size = check_real(
+        "text_size", (9.0 if wide else 10.0) if text_size is None else text_size, minimum=6.0, maximum=20.0
+    )
+    cell = 2.2 if wide else (NARROW_WIDTH - 0.4) / 2  # the width of a clock, in inches
     nrows = math.ceil(len(ps) / ncols)
     legend_cols = d // 2 if ncols >= 3 else min(2, d // 2)
     legend_rows = math.ceil((d // 2) / legend_cols)
@@ -87,9 +106,9 @@ def plot_clock_hands(
     w = inverse_frequencies(d, base=base).tolist()
     lengths = 1 - 0.15 * np.arange(d // 2)
     face = np.linspace(0, 2 * np.pi, 200)
-    with themed(lang, theme):
-        height = 2.25 * nrows + (0.3 + 0.2 * legend_rows) * size / 9
-        fig, axes = new_figure(2.2 * ncols + 0.4, height, nrows=nrows, ncols=ncols, squeeze=False)
+    with themed(lang, theme, layout):
+        height = (cell + 0.05) * nrows + (0.3 + 0.2 * legend_rows) * size / 9
+        fig, axes = new_figure(cell * ncols + 0.4, height, nrows=nrows, ncols=ncols, squeeze=False)
         for n, ax in enumerate(axes.flat):
             if n >= len(ps):
                 ax.remove()

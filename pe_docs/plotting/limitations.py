@@ -13,7 +13,18 @@ from pe_docs._checks import check_d_model, check_int
 from pe_docs.analysis.attention_bias import position_scores
 from pe_docs.analysis.capacity import singular_values
 from pe_docs.encoding import sinusoidal_table
-from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_indices,
+    check_lang_theme,
+    check_layout,
+    new_figure,
+    text,
+    themed,
+)
 
 
 @functools.lru_cache(maxsize=16)
@@ -27,7 +38,12 @@ def _normalised_singular_values(length: int, d_model: int) -> np.ndarray:
 
 
 def plot_singular_values(
-    lengths: Sequence[int] = (64, 512, 2048), d_model: int = 512, *, lang: Lang = "en", theme: Theme = "light"
+    lengths: Sequence[int] = (64, 512, 2048),
+    d_model: int = 512,
+    *,
+    layout: Layout = "wide",
+    lang: Lang = "en",
+    theme: Theme = "light",
 ) -> Figure:
     """Normalised singular values ``σ_k / σ_1`` of ``sinusoidal_table(L, d_model)`` for several ``L``.
 
@@ -36,6 +52,7 @@ def plot_singular_values(
     Args:
         lengths: Table lengths ``L`` (numbers of positions), each an integer >= 2; at least one.
         d_model: Width of the tables; a positive even integer.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -46,7 +63,7 @@ def plot_singular_values(
         TypeError: ``d_model`` or an entry ``lengths[n]`` is not an integer, or ``lengths`` is not a
             sequence.
         ValueError: ``lengths`` is empty or has an entry < 2, ``d_model`` not positive and even, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_singular_values(lengths=(8, 16), d_model=8)
@@ -54,10 +71,11 @@ def plot_singular_values(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     lengths = check_indices("lengths", lengths, what="table length", minimum=2)
     d_model = check_d_model(d_model)
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.8)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.8) if wide else new_figure(NARROW_WIDTH, 3.4)
         for length in lengths:
             ratios = _normalised_singular_values(length, d_model)
             ax.plot(
@@ -75,14 +93,21 @@ def plot_singular_values(
                 lang,
                 en=f"Singular values of the table, d_model = {d_model}",
                 zh=f"编码表的奇异值，d_model = {d_model}",
-            )
+            ),
+            wrap=not wide,
         )
         ax.legend(fontsize=9)
     return fig
 
 
 def plot_position_scores(
-    max_len: int = 64, d_model: int = 64, *, seed: int = 0, lang: Lang = "en", theme: Theme = "light"
+    max_len: int = 64,
+    d_model: int = 64,
+    *,
+    seed: int = 0,
+    layout: Layout = "wide",
+    lang: Lang = "en",
+    theme: Theme = "light",
 ) -> Figure:
     """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W).
 
@@ -94,6 +119,7 @@ def plot_position_scores(
         max_len: Number of positions (rows and columns of each heatmap); an integer >= 1.
         d_model: Width of the table; a positive even integer.
         seed: Seed of the random projections; an integer >= 0.
+        layout: ``"wide"`` (the heatmaps side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -103,7 +129,7 @@ def plot_position_scores(
     Raises:
         TypeError: ``max_len``, ``d_model`` or ``seed`` is not an integer.
         ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_position_scores(max_len=8, d_model=8)
@@ -111,6 +137,7 @@ def plot_position_scores(
         4
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     max_len = check_int("max_len", max_len, minimum=1)
     d_model = check_d_model(d_model)
     seed = check_int("seed", seed, minimum=0)
@@ -120,8 +147,8 @@ def plot_position_scores(
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     plain = position_scores(table)[0]
     projected = position_scores(table, w_q, w_k)[0]
-    with themed(lang, theme):
-        fig, axes = new_figure(7.6, 3.7, ncols=2)
+    with themed(lang, theme, layout):
+        fig, axes = new_figure(7.6, 3.7, ncols=2) if wide else new_figure(NARROW_WIDTH, 6.2, nrows=2)
         for ax, scores, title in (
             (axes[0], plain, text(lang, en="PE_i · PE_j", zh="PE_i · PE_j")),
             (

@@ -11,13 +11,24 @@ from pe_docs._checks import check_d_model, check_float_dtype, check_int
 from pe_docs.analysis.dtypes import log_spaced_positions
 from pe_docs.analysis.numerics import exact_rows, reference_frequencies, row_errors, ulp_error
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_lang_theme,
+    check_layout,
+    new_figure,
+    text,
+    themed,
+)
 
 
 def plot_frequency_ulps(
     d_model: int = 512,
     *,
     dtypes: Sequence[torch.dtype] = (torch.float32, torch.float64),
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -29,6 +40,7 @@ def plot_frequency_ulps(
     Args:
         d_model: Width of the encoding (``d_model // 2`` frequencies); a positive even integer.
         dtypes: Floating-point dtypes to compute the frequencies in, one panel each; at least one.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -38,7 +50,7 @@ def plot_frequency_ulps(
     Raises:
         TypeError: ``d_model`` is not an integer, ``dtypes`` is not a sequence, or an entry ``dtypes[n]``
             is not a floating-point ``torch.dtype``.
-        ValueError: ``d_model`` not positive and even, ``dtypes`` is empty, or a bad ``lang``/``theme``.
+        ValueError: ``d_model`` not positive and even, ``dtypes`` is empty, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_frequency_ulps(16, dtypes=(torch.float32,))
@@ -46,6 +58,7 @@ def plot_frequency_ulps(
         1
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     if isinstance(dtypes, torch.dtype) or not isinstance(dtypes, Sequence):
         raise TypeError(f"dtypes must be a sequence of torch dtypes, got {dtypes!r}")
@@ -54,9 +67,13 @@ def plot_frequency_ulps(
         raise ValueError("dtypes must contain at least one dtype, got an empty sequence")
     ref = reference_frequencies(d)
     i = torch.arange(d // 2).numpy()
-    with themed(lang, theme):
-        fig, axes = new_figure(7.4, 3.4, ncols=len(dtypes), sharey=True, squeeze=False)
-        for ax, dtype in zip(axes[0], dtypes, strict=True):
+    with themed(lang, theme, layout):
+        if wide:
+            fig, grid = new_figure(7.4, 3.4, ncols=len(dtypes), sharey=True, squeeze=False)
+        else:
+            fig, grid = new_figure(NARROW_WIDTH, 2.5 * len(dtypes), nrows=len(dtypes), sharey=True, squeeze=False)
+        axes = list(grid.flat)
+        for ax, dtype in zip(axes, dtypes, strict=True):
             for method, marker in (("log", "."), ("pow", "x")):
                 err = ulp_error(inverse_frequencies(d, method=method, dtype=dtype), ref)
                 label = f"{method}: max {err.max().item():.1f} ulp"
@@ -64,7 +81,8 @@ def plot_frequency_ulps(
             ax.set_title(f"{str(dtype).removeprefix('torch.')}, d = {d}", fontsize=10)
             ax.set_xlabel(text(lang, en="frequency index  i", zh="频率序号  i"))
             ax.legend(loc="upper left", fontsize=8)
-        axes[0][0].set_ylabel(text(lang, en="error of w_i (ulps)", zh="w_i 的误差（ulp）"))
+        for ax in axes[:1] if wide else axes:
+            ax.set_ylabel(text(lang, en="error of w_i (ulps)", zh="w_i 的误差（ulp）"))
     return fig
 
 
@@ -73,6 +91,7 @@ def plot_log_trick_error(
     max_position: int = 10**6,
     per_decade: int = 27,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -89,6 +108,7 @@ def plot_log_trick_error(
         d_model: Width of the table; a positive even integer.
         max_position: Largest position on the x axis; an integer >= 10.
         per_decade: Number of log-spaced positions per decade; an integer >= 1.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -98,7 +118,7 @@ def plot_log_trick_error(
     Raises:
         TypeError: ``d_model``, ``max_position`` or ``per_decade`` is not an integer.
         ValueError: ``d_model`` not positive and even, ``max_position < 10``, ``per_decade < 1``, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_log_trick_error(16, max_position=1000, per_decade=3)
@@ -106,14 +126,15 @@ def plot_log_trick_error(
         3
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     max_position = check_int("max_position", max_position, minimum=10)
     per_decade = check_int("per_decade", per_decade, minimum=1)
     pos = log_spaced_positions(max_position, per_decade=per_decade)
     exact = exact_rows(pos, d)
     cast_err = (exact.float().double() - exact).abs().amax(dim=1)
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.6)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.6) if wide else new_figure(NARROW_WIDTH, 4.4)
         for method, style in (("pow", "-"), ("log", "--")):
             err = row_errors(pos, d, method=method)
             ax.plot(
@@ -139,6 +160,12 @@ def plot_log_trick_error(
         ax.set_yscale("log")
         ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
         ax.set_ylabel(text(lang, en="max |error| of row p", zh="第 p 行最大绝对误差"))
-        ax.set_title(text(lang, en=f"Table error against position, d = {d}", zh=f"编码表误差随位置的变化，d = {d}"))
-        ax.legend(loc="upper left", fontsize=8)
+        ax.set_title(
+            text(lang, en=f"Table error against position, d = {d}", zh=f"编码表误差随位置的变化，d = {d}"),
+            wrap=not wide,
+        )
+        if wide:
+            ax.legend(loc="upper left", fontsize=8)
+        else:
+            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
     return fig

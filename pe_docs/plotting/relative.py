@@ -15,11 +15,15 @@ from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.plotting._style import (
     CYCLE,
+    NARROW_WIDTH,
     Lang,
+    Layout,
     Theme,
     check_indices,
     check_lang_theme,
+    check_layout,
     new_figure,
+    new_panels,
     text,
     themed,
 )
@@ -29,6 +33,7 @@ def plot_transform_matrices(
     ks: Sequence[int] = (1, 5, 50),
     d_model: int = 16,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -39,6 +44,8 @@ def plot_transform_matrices(
     Args:
         ks: Offsets ``k``, each an integer (negative offsets are allowed); at least one.
         d_model: Width of the encoding (the matrices are ``d_model × d_model``); a positive even integer.
+        layout: ``"wide"`` (the panels in a row, the colour bar on the right) or ``"narrow"`` (two panels a row,
+            the colour bar below).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -47,7 +54,7 @@ def plot_transform_matrices(
 
     Raises:
         TypeError: ``d_model`` or an entry ``ks[n]`` is not an integer, or ``ks`` is not a sequence.
-        ValueError: ``ks`` is empty, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+        ValueError: ``ks`` is empty, ``d_model`` not positive and even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_transform_matrices(ks=(1, 2), d_model=4)
@@ -55,20 +62,29 @@ def plot_transform_matrices(
         3
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     ks = check_indices("ks", ks, what="offset")
-    with themed(lang, theme):
-        fig, axes = new_figure(2.5 * len(ks) + 0.8, 3.3, nrows=1, ncols=len(ks), squeeze=False)
+    with themed(lang, theme, layout):
+        if wide:
+            fig, grid = new_figure(2.5 * len(ks) + 0.8, 3.3, nrows=1, ncols=len(ks), squeeze=False)
+            axes = list(grid[0])
+        else:
+            fig, axes = new_panels(NARROW_WIDTH, 2.1 * -(-len(ks) // 2) + 1.2, len(ks), 2)
         image = None
-        for ax, k in zip(axes[0], ks, strict=True):
+        for ax, k in zip(axes, ks, strict=True):
             image = ax.imshow(relative_transform(k, d).numpy(), cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
             ax.grid(False)
             ax.set_title(f"$T_{{{k}}}$")
             ax.set_xticks(range(0, d, 4))
             ax.set_yticks(range(0, d, 4))
             ax.set_xlabel(text(lang, en="column", zh="列"))
-        axes[0][0].set_ylabel(text(lang, en="row", zh="行"))
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8)
+        for ax in axes[:1] if wide else axes[::2]:  # the first panel of each row
+            ax.set_ylabel(text(lang, en="row", zh="行"))
+        if wide:
+            fig.colorbar(image, ax=axes, shrink=0.8)
+        else:
+            fig.colorbar(image, ax=axes, location="bottom", shrink=0.8, aspect=30)
         fig.suptitle(
             text(
                 lang,
@@ -76,6 +92,7 @@ def plot_transform_matrices(
                 zh=f"相对变换矩阵（d_model = {d}）：每个频率一个 2×2 旋转块",
             ),
             fontsize=11,
+            wrap=not wide,
         )
     return fig
 
@@ -85,6 +102,7 @@ def plot_rotating_pairs(
     positions: int = 12,
     pairs: Sequence[int] = (0, 1, 2),
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -98,6 +116,7 @@ def plot_rotating_pairs(
         d_model: Width of the encoding; a positive even integer.
         positions: Number of positions drawn (``0 … positions − 1``); an integer >= 2.
         pairs: Pair (frequency) indices ``i``, each an integer in ``0 … d_model/2 − 1``; at least one.
+        layout: ``"wide"`` (the circles in a row) or ``"narrow"`` (two circles a row, larger labels).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -108,7 +127,7 @@ def plot_rotating_pairs(
         TypeError: ``d_model``, ``positions`` or an entry ``pairs[n]`` is not an integer, or ``pairs`` is not
             a sequence.
         ValueError: ``pairs`` is empty or has an entry outside ``0 … d_model/2 − 1``, ``positions < 2``,
-            ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+            ``d_model`` not positive and even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_rotating_pairs(d_model=4, positions=5, pairs=(0, 1))
@@ -116,6 +135,7 @@ def plot_rotating_pairs(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     n = check_int("positions", positions, minimum=2)
     pairs = check_indices(
@@ -124,10 +144,14 @@ def plot_rotating_pairs(
     table = sinusoidal_table(n, d, dtype=torch.float64).numpy()
     w = inverse_frequencies(d).numpy()
     circle = np.linspace(0, 2 * np.pi, 200)
-    with themed(lang, theme):
-        fig, axes = new_figure(2.6 * len(pairs) + 0.6, 3.3, nrows=1, ncols=len(pairs), squeeze=False)
+    with themed(lang, theme, layout):
+        if wide:
+            fig, grid = new_figure(2.6 * len(pairs) + 0.6, 3.3, nrows=1, ncols=len(pairs), squeeze=False)
+            axes = list(grid[0])
+        else:
+            fig, axes = new_panels(NARROW_WIDTH, 2.05 * -(-len(pairs) // 2) + 0.35, len(pairs), 2)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
-        for ax, i in zip(axes[0], pairs, strict=True):
+        for ax, i in zip(axes, pairs, strict=True):
             ax.plot(np.sin(circle), np.cos(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
             xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # (sin, cos): x, y
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
@@ -143,14 +167,15 @@ def plot_rotating_pairs(
                     textcoords="offset points",
                     xytext=(-5, 4) if left else (5, 4),
                     ha="right" if left else "left",
-                    fontsize=8,
+                    fontsize=8 if wide else 9,
                 )
             ax.set_aspect("equal")
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
             ax.set_xlabel(f"sin(p·w_{i})")
             ax.set_title(text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10)
-        axes[0][0].set_ylabel("cos(p·w_i)")
+        for ax in axes[:1] if wide else axes[::2]:  # the first panel of each row
+            ax.set_ylabel("cos(p·w_i)")
         fig.suptitle(
             text(
                 lang,
@@ -158,5 +183,6 @@ def plot_rotating_pairs(
                 zh=f"位置 0…{n - 1}：每前进一步，第 i 对转过角度 w_i",
             ),
             fontsize=11,
+            wrap=not wide,
         )
     return fig

@@ -16,7 +16,18 @@ from pe_docs.analysis.rope_scaling import (
 )
 from pe_docs.bias import t5_relative_bucket
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.plotting._style import Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
+from pe_docs.plotting._style import (
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_lang_theme,
+    check_layout,
+    grouped,
+    new_figure,
+    text,
+    themed,
+)
 
 
 def plot_t5_buckets(
@@ -24,6 +35,7 @@ def plot_t5_buckets(
     *,
     num_buckets: int = 32,
     max_distance: int = 128,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -36,6 +48,7 @@ def plot_t5_buckets(
         max_offset: Largest ``|j − i|`` drawn; an integer >= 1.
         num_buckets: T5's ``relative_attention_num_buckets``; an even integer >= 4.
         max_distance: T5's ``relative_attention_max_distance``; see ``pe_docs.t5_relative_bucket``.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -46,19 +59,20 @@ def plot_t5_buckets(
     Raises:
         TypeError: an argument is not an integer.
         ValueError: an argument is out of range (see ``pe_docs.t5_relative_bucket``), or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> len(plot_t5_buckets(40).axes[0].get_lines()), len(plot_t5_buckets(130).axes[0].get_lines())
         (2, 4)
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     max_offset = check_int("max_offset", max_offset, minimum=1)
     offsets = torch.arange(-max_offset, max_offset + 1)
     both = t5_relative_bucket(offsets, bidirectional=True, num_buckets=num_buckets, max_distance=max_distance)
     causal = t5_relative_bucket(offsets, bidirectional=False, num_buckets=num_buckets, max_distance=max_distance)
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.8)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.8) if wide else new_figure(NARROW_WIDTH, 3.8)
         ax.step(
             offsets.numpy(),
             both.numpy(),
@@ -78,14 +92,18 @@ def plot_t5_buckets(
                 ax.axvline(x, linestyle="--", linewidth=1.0, color="0.5")
         ax.set_xlabel(text(lang, en="offset  j − i  (key minus query)", zh="偏移  j − i（键减查询）"))
         ax.set_ylabel(text(lang, en="bucket", zh="桶编号"))
+        br = "" if wide else "\n"
         ax.set_title(
             text(
                 lang,
-                en=f"T5 buckets: {num_buckets} buckets, max_distance = {max_distance}",
-                zh=f"T5 的分桶：{num_buckets} 个桶，max_distance = {max_distance}",
+                en=f"T5 buckets: {num_buckets} buckets,{br or ' '}max_distance = {max_distance}",
+                zh=f"T5 的分桶：{num_buckets} 个桶，{br}max_distance = {max_distance}",
             )
         )
-        ax.legend(loc="center right", fontsize=9)
+        if wide:
+            ax.legend(loc="center right", fontsize=9)
+        else:
+            fig.legend(loc="outside lower center", fontsize=9, ncols=2)
     return fig
 
 
@@ -95,6 +113,7 @@ def plot_context_extension(
     scale: float = 8.0,
     original_len: int = 4096,
     base: float = 10000.0,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -111,6 +130,7 @@ def plot_context_extension(
         scale: The extension factor ``s``; a real number >= 1.
         original_len: The trained context length ``L``; an integer >= 1.
         base: RoPE's base; finite and > 1.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -120,7 +140,7 @@ def plot_context_extension(
 
     Raises:
         TypeError: an argument has the wrong type.
-        ValueError: an argument is out of range, or a bad ``lang``/``theme``.
+        ValueError: an argument is out of range, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_context_extension(16, scale=4.0, original_len=64)
@@ -128,6 +148,7 @@ def plot_context_extension(
         6
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(head_dim, "head_dim")
     s = check_real("scale", scale, minimum=1.0)
     length = check_int("original_len", original_len, minimum=1)
@@ -148,8 +169,8 @@ def plot_context_extension(
         ),
     ]
     i = torch.arange(d // 2).numpy()
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 4.2)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 4.2) if wide else new_figure(NARROW_WIDTH, 4.8)
         ax.axvspan(low, high, color="0.5", alpha=0.15, linewidth=0)
         for label, w, style in ladders:
             ax.plot(i, (2 * math.pi / w).numpy(), style, linewidth=1.8, label=label)
@@ -179,14 +200,21 @@ def plot_context_extension(
             va="bottom",
         )
         ax.set_yscale("log")
-        ax.set_xlabel(text(lang, en=f"RoPE pair  i  (head dimension d = {d})", zh=f"RoPE 维度对  i（头维度 d = {d}）"))
+        ax.set_xlabel(
+            text(lang, en=f"RoPE pair  i  (head dimension d = {d})", zh=f"RoPE 维度对  i（头维度 d = {d}）"),
+            wrap=not wide,
+        )
         ax.set_ylabel(text(lang, en="wavelength 2π / w_i (positions)", zh="波长 2π / w_i（位置数）"))
         ax.set_title(
             text(
                 lang,
                 en=f"Extending the context by s = {s:g}: the wavelengths",
                 zh=f"上下文扩展 s = {s:g}：各方法下的波长",
-            )
+            ),
+            wrap=not wide,
         )
-        ax.legend(loc="lower right", fontsize=8.5)
+        if wide:
+            ax.legend(loc="lower right", fontsize=8.5)
+        else:
+            fig.legend(loc="outside lower center", fontsize=8.5, ncols=1)
     return fig

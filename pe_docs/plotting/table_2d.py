@@ -9,11 +9,28 @@ from matplotlib.figure import Figure
 
 from pe_docs._checks import check_int
 from pe_docs.encoding_2d import sinusoidal_table_2d
-from pe_docs.plotting._style import Lang, Theme, check_indices, check_lang_theme, new_figure, text, themed
+from pe_docs.plotting._style import (
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_indices,
+    check_lang_theme,
+    check_layout,
+    new_figure,
+    text,
+    themed,
+)
 
 
 def plot_table_2d(
-    grid: int = 14, d_model: int = 768, patch: Sequence[int] = (4, 9), *, lang: Lang = "en", theme: Theme = "light"
+    grid: int = 14,
+    d_model: int = 768,
+    patch: Sequence[int] = (4, 9),
+    *,
+    layout: Layout = "wide",
+    lang: Lang = "en",
+    theme: Theme = "light",
 ) -> Figure:
     """Two panels: ``sinusoidal_table_2d(grid, grid, d_model)`` itself, and the cosine similarity of one patch.
 
@@ -26,6 +43,7 @@ def plot_table_2d(
         grid: Patches per side; an integer >= 2.
         d_model: Embedding width; a positive multiple of 4.
         patch: ``(row, column)`` of the reference patch, each in ``0 … grid − 1``.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -35,7 +53,7 @@ def plot_table_2d(
     Raises:
         TypeError: ``grid``, ``d_model`` or an entry of ``patch`` is not an integer.
         ValueError: ``grid < 2``, ``d_model`` not a positive multiple of 4, ``patch`` not two indices inside the
-            grid, or a bad ``lang``/``theme``.
+            grid, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_table_2d(grid=4, d_model=16, patch=(1, 2))
@@ -43,6 +61,7 @@ def plot_table_2d(
         4
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     grid = check_int("grid", grid, minimum=2)
     patch = check_indices("patch", patch, what="patch index", minimum=0, below=grid, below_text=f"grid={grid}")
     if len(patch) != 2:
@@ -51,14 +70,19 @@ def plot_table_2d(
     row, column = patch
     unit = table / table.norm(dim=1, keepdim=True)
     similarity = (unit @ unit[row * grid + column]).reshape(grid, grid)
-    with themed(lang, theme):
-        fig, (left, right) = new_figure(7.6, 3.9, ncols=2, gridspec_kw={"width_ratios": [1.25, 1]})
+    with themed(lang, theme, layout):
+        if wide:
+            fig, (left, right) = new_figure(7.6, 3.9, ncols=2, gridspec_kw={"width_ratios": [1.25, 1]})
+        else:
+            fig, (left, right) = new_figure(NARROW_WIDTH, 6.8, nrows=2)
         im = left.imshow(table.numpy(), cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto", interpolation="nearest")
         left.grid(False)
         q = table.shape[1] // 4
         left.set_xticks([0, q, 2 * q, 3 * q])
         left.set_xticklabels(["sin x", "cos x", "sin y", "cos y"], fontsize=8, ha="left")
-        left.set_xlabel(text(lang, en="dimension (x: column index, y: row index)", zh="维度（x：列号，y：行号）"))
+        left.set_xlabel(
+            text(lang, en="dimension (x: column index, y: row index)", zh="维度（x：列号，y：行号）"), wrap=not wide
+        )
         left.set_ylabel(text(lang, en="patch r · grid + c", zh="图块 r · grid + c"))
         left.set_title(
             text(lang, en=f"The table, {grid}×{grid} patches", zh=f"编码表，{grid}×{grid} 个图块"), fontsize=10

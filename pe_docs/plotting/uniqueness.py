@@ -8,7 +8,19 @@ from matplotlib.figure import Figure
 
 from pe_docs._checks import check_int
 from pe_docs.analysis.uniqueness import closest_returns
-from pe_docs.plotting._style import CYCLE, Lang, Theme, check_lang_theme, grouped, new_figure, text, themed
+from pe_docs.plotting._style import (
+    CYCLE,
+    NARROW_WIDTH,
+    Lang,
+    Layout,
+    Theme,
+    check_lang_theme,
+    check_layout,
+    grouped,
+    new_figure,
+    text,
+    themed,
+)
 
 _FLOAT32_SPACING = 2.0**-24  # spacing of float32 numbers in [0.5, 1)
 _FLOAT32_EXACT = 2**24  # the last integer up to which float32 holds every integer
@@ -18,6 +30,7 @@ def plot_closest_returns(
     positions: int = 45,
     max_offset: int = 2**24,
     *,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -34,6 +47,7 @@ def plot_closest_returns(
     Args:
         positions: Number of positions drawn on the circle (``0 … positions − 1``); an integer from 2 to 1000.
         max_offset: Largest record offset shown on the right; an integer from 2 to ``10**15``.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other, the legend below).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -43,7 +57,7 @@ def plot_closest_returns(
     Raises:
         TypeError: ``positions`` or ``max_offset`` is not an integer.
         ValueError: ``positions`` is outside ``2 … 1000``, ``max_offset`` outside ``2 … 10**15``, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_closest_returns(positions=20, max_offset=1000)
@@ -51,6 +65,7 @@ def plot_closest_returns(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     n = check_int("positions", positions, minimum=2)
     if n > 1000:
         raise ValueError(f"positions must be <= 1000, got {n}")
@@ -60,8 +75,11 @@ def plot_closest_returns(
     records = closest_returns(top)
     p = np.arange(n, dtype=np.float64)
     circle = np.linspace(0, 2 * np.pi, 200)
-    with themed(lang, theme):
-        fig, (left, right) = new_figure(8.2, 3.7, ncols=2, width_ratios=(1, 1.35))
+    with themed(lang, theme, layout):
+        if wide:
+            fig, (left, right) = new_figure(8.2, 4.1, ncols=2, width_ratios=(1, 1.35))
+        else:
+            fig, (left, right) = new_figure(NARROW_WIDTH, 7.4, nrows=2)
         left.plot(np.sin(circle), np.cos(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         left.scatter(np.sin(p), np.cos(p), c=colours, s=22, zorder=3)
@@ -74,7 +92,7 @@ def plot_closest_returns(
                 f"p={q}",
                 (np.sin(q), np.cos(q)),
                 xytext=place,
-                fontsize=8,
+                fontsize=8 if wide else 9,
                 va="center",
                 arrowprops={"arrowstyle": "-", "linewidth": 0.5, "color": CYCLE[1]},
             )
@@ -90,6 +108,7 @@ def plot_closest_returns(
                 zh=f"位置 0…{n - 1} 的第 0 对：每步顺时针转 1 弧度",
             ),
             fontsize=10,
+            wrap=not wide,
         )
 
         offsets = np.array([r.offset for r in records], dtype=np.float64)
@@ -129,7 +148,8 @@ def plot_closest_returns(
             fontsize=10,
         )
         right.set_ylim(1e-8, 4)
-        right.legend(fontsize=7, loc="upper right")
+        # below the axes: inside, the legend would cover the first returns
+        fig.legend(fontsize=8, loc="outside lower center", ncols=2 if wide else 1)
         fig.suptitle(
             text(
                 lang,
@@ -137,5 +157,6 @@ def plot_closest_returns(
                 zh="第 0 对永远回不到起点，但可以越来越近",
             ),
             fontsize=11,
+            wrap=not wide,
         )
     return fig

@@ -15,10 +15,13 @@ from pe_docs.analysis.similarity import binary_code, first_negative, first_rise,
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.frequencies import wavelengths
 from pe_docs.plotting._style import (
+    NARROW_WIDTH,
     Lang,
+    Layout,
     Theme,
     check_indices,
     check_lang_theme,
+    check_layout,
     grouped,
     new_figure,
     text,
@@ -34,6 +37,7 @@ def plot_wavelengths(
     d_model: int = 512,
     *,
     base: float = 10000.0,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -47,6 +51,7 @@ def plot_wavelengths(
     Args:
         d_model: Width of the encoding (``d_model // 2`` wavelengths); a positive even integer.
         base: The constant of the encoding; finite and > 0.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend lower right).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -56,7 +61,7 @@ def plot_wavelengths(
     Raises:
         TypeError: ``d_model`` is not an integer or ``base`` not a real number.
         ValueError: ``d_model`` not positive and even, ``base`` not finite and > 0, or a bad
-            ``lang``/``theme``.
+            ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_wavelengths(16)
@@ -64,13 +69,14 @@ def plot_wavelengths(
         'log'
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     base = check_base(base)
     lam = wavelengths(d, base=base)
     i = torch.arange(d // 2).numpy()
     limit = 2 * math.pi * base
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.6)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.6) if wide else new_figure(NARROW_WIDTH, 3.6)
         ax.plot(i, lam.numpy(), ".", markersize=3, label=f"λ_i, d = {d}")
         for k, dy in ((0, 10), (d // 2 - 1, -16)) if d > 2 else ((0, 10),):
             value = lam[k].item()
@@ -104,10 +110,13 @@ def plot_wavelengths(
             shown.append(limit)
         ax.set_yscale("log")
         ax.set_ylim(min(shown) / math.pi, max(shown) * 6)
-        ax.set_xlabel(text(lang, en="frequency index  i  (columns 2i and 2i+1)", zh="频率序号  i（第 2i、2i+1 列）"))
+        ax.set_xlabel(
+            text(lang, en="frequency index  i  (columns 2i and 2i+1)", zh="频率序号  i（第 2i、2i+1 列）"),
+            wrap=not wide,
+        )
         ax.set_ylabel(text(lang, en="wavelength λ_i (positions)", zh="波长 λ_i（位置数）"))
-        ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长按等比数列增长"))
-        ax.legend(loc="center right", fontsize=9)
+        ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长按等比数列增长"), wrap=not wide)
+        ax.legend(loc="center right" if wide else "lower right", fontsize=9)
     return fig
 
 
@@ -118,6 +127,7 @@ def plot_scales(
     long: int = 60000,
     low_dims: Sequence[int] = (0, 16, 64),
     high_dims: Sequence[int] = (384, 448, 510),
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -133,6 +143,7 @@ def plot_scales(
         long: Number of positions of the right panel; an integer >= 2.
         low_dims: Columns drawn on the left, each an integer in ``0 … d_model − 1``; at least one.
         high_dims: Columns drawn on the right, each an integer in ``0 … d_model − 1``; at least one.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -143,7 +154,7 @@ def plot_scales(
         TypeError: ``d_model``, ``short``, ``long`` or an entry of ``low_dims``/``high_dims`` is not an
             integer, or ``low_dims``/``high_dims`` is not a sequence.
         ValueError: ``low_dims`` or ``high_dims`` is empty or has an entry outside ``0 … d_model − 1``,
-            ``short`` or ``long`` < 2, ``d_model`` not positive and even, or a bad ``lang``/``theme``.
+            ``short`` or ``long`` < 2, ``d_model`` not positive and even, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_scales(16, short=10, long=100, low_dims=(0,), high_dims=(14, 15))
@@ -151,6 +162,7 @@ def plot_scales(
         [1, 2]
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     d = check_d_model(d_model)
     short = check_int("short", short, minimum=2)
     long = check_int("long", long, minimum=2)
@@ -163,8 +175,8 @@ def plot_scales(
     far_pos = torch.arange(0, long, stride)
     far = exact_rows(far_pos, d)
     lam = wavelengths(d)
-    with themed(lang, theme):
-        fig, axes = new_figure(7.4, 3.4, ncols=2)
+    with themed(lang, theme, layout):
+        fig, axes = new_figure(7.4, 3.4, ncols=2) if wide else new_figure(NARROW_WIDTH, 5.4, nrows=2)
         for ax, table, pos, dims in (
             (axes[0], near, torch.arange(short), low_dims),
             (axes[1], far, far_pos, high_dims),
@@ -180,7 +192,8 @@ def plot_scales(
             ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
             ax.legend(loc="upper center", fontsize=8, ncols=1)
         axes[1].xaxis.set_major_locator(MaxNLocator(4))
-        axes[0].set_ylabel("PE[p, j]")
+        for ax in axes[:1] if wide else axes:
+            ax.set_ylabel("PE[p, j]")
         axes[0].set_title(text(lang, en=f"Low dimensions, p < {short}", zh=f"低维，p < {short}"), fontsize=10)
         axes[1].set_title(
             text(lang, en=f"High dimensions, p < {grouped(lang, long)}", zh=f"高维，p < {grouped(lang, long)}"),
@@ -194,6 +207,7 @@ def plot_binary_vs_sinusoid(
     d_model: int = 512,
     *,
     base: float = 10000.0,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -207,6 +221,7 @@ def plot_binary_vs_sinusoid(
         n_bits: Number of bits; an integer in ``1 … 12`` (the figure draws ``2**n_bits`` positions).
         d_model: Width of the encoding; a positive even integer.
         base: The constant of the encoding; finite and > 0.
+        layout: ``"wide"`` (the panels side by side) or ``"narrow"`` (one above the other, larger labels).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -216,7 +231,7 @@ def plot_binary_vs_sinusoid(
     Raises:
         TypeError: ``n_bits`` or ``d_model`` is not an integer, or ``base`` not a real number.
         ValueError: ``n_bits`` outside ``1 … 12``, ``d_model`` not positive and even, ``base`` not finite
-            and > 0, or a bad ``lang``/``theme``.
+            and > 0, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_binary_vs_sinusoid(n_bits=2, d_model=8)
@@ -224,6 +239,7 @@ def plot_binary_vs_sinusoid(
         2
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     n_bits = check_int("n_bits", n_bits, minimum=1)
     if n_bits > MAX_BITS:
         raise ValueError(f"n_bits must be <= {MAX_BITS} (the figure draws 2**n_bits positions), got {n_bits}")
@@ -237,17 +253,20 @@ def plot_binary_vs_sinusoid(
     fine = torch.linspace(0, n - 1, 20 * n, dtype=torch.float64)
     w = 2 * math.pi / lam
     pad = max(0.5, n / 64)  # gap between the curves and their labels on the right
-    with themed(lang, theme):
-        fig, axes = new_figure(7.4, 4.0, ncols=2, sharey=True)
+    with themed(lang, theme, layout):
+        if wide:
+            fig, axes = new_figure(7.4, 4.0, ncols=2, sharey=True)
+        else:
+            fig, axes = new_figure(NARROW_WIDTH, 5.8, nrows=2, sharey=True)
         for b in range(n_bits):
             off = 2.6 * b
             axes[0].step(range(n), (bits[:, b] * 2 - 1 + off).numpy(), where="post", linewidth=1.3)
-            axes[0].text(n + pad, off, f"{2 ** (b + 1)}", va="center", fontsize=8)
+            axes[0].text(n + pad, off, f"{2 ** (b + 1)}", va="center", fontsize=8 if wide else 9)
             i = idx[b]
             (line,) = axes[1].plot(fine.numpy(), (torch.sin(fine * w[i]) + off).numpy(), linewidth=1.3)
             p = torch.arange(n, dtype=torch.float64)
             axes[1].plot(p.numpy(), (torch.sin(p * w[i]) + off).numpy(), ".", markersize=3, color=line.get_color())
-            axes[1].text(n + pad, off, f"j = {2 * i}\nλ ≈ {lam[i].item():.1f}", va="center", fontsize=7)
+            axes[1].text(n + pad, off, f"j = {2 * i}\nλ ≈ {lam[i].item():.1f}", va="center", fontsize=7 if wide else 8)
         for ax in axes:
             ax.set_yticks([])
             ax.set_xlim(0, n + max(7, n // 4 - 1))
@@ -262,6 +281,7 @@ def plot_neighbour_similarity(
     max_k: int = 4000,
     *,
     base: float = 10000.0,
+    layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
@@ -276,6 +296,7 @@ def plot_neighbour_similarity(
         d_models: Widths, one curve each, each a positive even integer; at least one.
         max_k: Largest offset ``k``; an integer >= 2.
         base: The constant of the encoding; finite and > 0.
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
@@ -286,7 +307,7 @@ def plot_neighbour_similarity(
         TypeError: ``max_k`` or an entry ``d_models[n]`` is not an integer, ``d_models`` is not a sequence,
             or ``base`` not a real number.
         ValueError: ``d_models`` is empty or has an entry that is not positive and even, ``max_k < 2``,
-            ``base`` not finite and > 0, or a bad ``lang``/``theme``.
+            ``base`` not finite and > 0, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
         >>> fig = plot_neighbour_similarity(d_models=(8,), max_k=50)
@@ -294,14 +315,15 @@ def plot_neighbour_similarity(
         'log'
     """
     lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
     widths = check_indices("d_models", d_models, what="width")
     ds = [check_d_model(d, f"d_models[{n}]") for n, d in enumerate(widths)]
     max_k = check_int("max_k", max_k, minimum=2)
     base = check_base(base)
     k = torch.arange(1, max_k + 1).numpy()
     marker_edge = theme_colours(theme)[0]  # the scheme's foreground: markers stand out on the curves
-    with themed(lang, theme):
-        fig, ax = new_figure(7.0, 3.6)
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 3.6) if wide else new_figure(NARROW_WIDTH, 4.8)
         for d in ds:
             s = neighbour_similarity(d, max_k, base=base)
             (line,) = ax.plot(k, s[1:].numpy(), linewidth=1.6, label=f"d = {d}", zorder=2)
@@ -339,7 +361,11 @@ def plot_neighbour_similarity(
                 lang,
                 en="Similarity of positions k apart (the same for every p)",
                 zh="相距 k 的两个位置有多像（与 p 无关）",
-            )
+            ),
+            wrap=not wide,
         )
-        ax.legend(loc="upper right", fontsize=8)
+        if wide:
+            ax.legend(loc="upper right", fontsize=8)
+        else:
+            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
     return fig

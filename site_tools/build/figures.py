@@ -10,7 +10,9 @@ byte-identical files. A glyph missing from the fonts is an error, not a warning.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
+import re
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -34,10 +36,6 @@ class FigureSpec:
 # name -> spec. The name is the file name a page uses: figures/<name>.<light|dark>.svg
 FIGURES: dict[str, FigureSpec] = {
     "clock-hands": FigureSpec("plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8}),
-    # the same clocks for a phone's width (start here shows it below 600 px): two a row, larger labels
-    "clock-hands-narrow": FigureSpec(
-        "plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8, "ncols": 2, "text_size": 12}
-    ),
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
@@ -67,6 +65,14 @@ FIGURES: dict[str, FigureSpec] = {
     "variant-tables": FigureSpec("plot_variant_tables", {"max_len": 100, "d_model": 64}),
     "table-2d": FigureSpec("plot_table_2d", {"grid": 14, "d_model": 768, "patch": (4, 9)}),
 }
+# Every figure again for a phone's width, drawn by the same function with layout="narrow" (panels stacked or two a
+# row, legends below, NARROW_WIDTH wide): a page shows `<name>-narrow` below 600 px, in a <picture> around the
+# figure, `<source media="(max-width: 37.5em)" srcset="../figures/<name>-narrow.<theme>.svg">` (start here's clocks).
+# Drawn 7 to 9 inches wide, the wide figures' text would be 4 to 8 px tall on a 390 px phone; tests/test_browser.py
+# measures every figure's smallest text as a page shows it, on a phone and on a desktop.
+FIGURES.update(
+    {f"{name}-narrow": FigureSpec(spec.function, {**spec.kwargs, "layout": "narrow"}) for name, spec in FIGURES.items()}
+)
 
 
 def source_digest() -> str:
@@ -121,6 +127,34 @@ def render_svg(name: str, lang: str, theme: str) -> bytes:
     finally:
         torch.set_num_threads(threads)
     return buf.getvalue()
+
+
+# matplotlib draws a figure's text as paths ("svg.fonttype": "path"): a comment holding the text, then a group
+# scaled by the font size over matplotlib's TextToPath.FONT_SCALE (100), in the SVG's units (points).
+_TEXT = re.compile(r'<!-- (.*?) -->\s*<g\b[^>]*?\stransform="[^"]*?\bscale\(([-+\d.e]+) [-+\d.e]+\)"', re.S)
+_VIEW_BOX = re.compile(r'<svg\b[^>]*?\sviewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', re.S)
+#: The smallest text a figure may show, in CSS pixels, as a page shows it: on a 390 px phone (the narrow layout)
+#: and on a desktop (the wide one). tests/test_browser.py measures every figure of every page in both.
+MIN_TEXT_PX = 9.0
+
+
+def smallest_text(svg: bytes) -> tuple[float, str]:
+    """The smallest text a figure's SVG holds, as a fraction of the SVG's width (its font size over the width of
+    its view box), and the text: on a page that shows the figure ``w`` pixels wide, it is ``w`` times that tall
+    (a font size: its capital letters are about 0.7 of it).
+
+    Raises:
+        ValueError: the SVG holds no text or has no view box.
+    """
+    from matplotlib.textpath import TextToPath
+
+    text = svg.decode("utf-8")
+    view = _VIEW_BOX.search(text)
+    sizes = [(abs(float(scale)) * TextToPath.FONT_SCALE, label) for label, scale in _TEXT.findall(text)]
+    if view is None or not sizes:
+        raise ValueError(f"not a matplotlib SVG with text: view box {view is not None}, {len(sizes)} texts")
+    size, label = min(sizes)
+    return size / float(view.group(1)), html.unescape(label)
 
 
 def recolour(svg: bytes, source: str, target: str) -> bytes:

@@ -89,15 +89,16 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "intro": (
-            "本 Notebook 由{site}的{chapter}生成：文字取自页面，代码与页面完全相同{figures}。\n\n"
+            "本 Notebook 由{site}的{chapter}生成：文字取自页面，代码与页面完全相同{figures}。"
+            "代码打印出的文字是英文：中英文页面的代码除注释外逐字相同，输出也就相同。\n\n"
             "运行前需要安装 `pe_docs` 包（画图还需要 matplotlib），它在[项目仓库]({repository})里。"
             "请把它装进这个 Notebook 的内核所用的环境，可以在终端里运行：\n\n"
             "```bash\n{install}\n```\n\n"
             "也可以在 Notebook 的单元格里运行 `%pip install {install_arg}`。装好后从上到下依次运行各单元格即可，"
             "不需要仓库里的其他文件。{cjk_font}"
         ),
-        "chapter_link": "[“{title}”]({url})一章",
-        "chapter_text": "“{title}”一章",
+        "chapter_link": "[“{title}”]({url})一页",
+        "chapter_text": "“{title}”一页",
         "site": "“{name}”",
         "figures": "，另加画出每幅图的单元格",
         "cjk_font": (

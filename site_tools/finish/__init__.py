@@ -12,15 +12,15 @@ the finished text.)
 1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
    are checked against, at the end of the content.
 2. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-3. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab stylesheet
-   cut down to the rules the page can use, in one cached file.
+3. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab
+   stylesheet cut down to the rules the page can use, in one cached file; its copy buttons named in the page's
+   language (``site_tools.finish.assets.notebook_copy_labels``).
 4. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
 
-Then, once per language: the sitemap names each page's twin in every language (``site_tools.build.publish``); the source
-maps Material ships are dropped; ``.nojekyll``. A
-page's content is Material's ``article`` (else the ``<body>``); its "Last update" box stays last
-(``site_tools.build.engine`` lists what this module knows of the engine's HTML). The preview
-(``site_tools.build.preview``) finishes only the pages a change rebuilt.
+Then, once per language: the sitemap names each page's twin in every language (``site_tools.build.publish``); the
+source maps Material ships are dropped; ``.nojekyll``. A page's content is Material's ``article`` (else the
+``<body>``); its "Last update" box stays last (``site_tools.build.engine`` lists what this module knows of the
+engine's HTML). The preview (``site_tools.build.preview``) finishes only the pages a change rebuilt.
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ class Finisher:
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)
+            assets.notebook_copy_labels(tree)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
         return dom.write(tree), warnings
 

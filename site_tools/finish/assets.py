@@ -7,18 +7,24 @@
   the colour scheme the reader is not using hides its variant, so a first view fetches one variant of the
   figures near the top, and toggling the scheme fetches the others), sized from its SVG (the layout does not
   jump when it arrives), and names its lightbox link (the figure's text alternative and "view larger" in the
-  page's language): a link around an image has no name of its own. A page without an image skips the
+  page's language): a link around an image has no name of its own. A figure with a narrow layout for phones
+  (a ``<picture>`` whose ``<source>`` names it) gets its lightbox link around the picture, not inside it (where
+  mkdocs-glightbox puts it, and where the image would ignore the picture's sources). A page without an image skips the
   lightbox's script and stylesheet (:func:`needs_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
 - **The notebook page's stylesheet.** :func:`notebook_styles` cuts mkdocs-jupyter's inlined JupyterLab stylesheet
   (~570 KB per notebook page) down to the rules the page can use and moves it into one content-addressed file that
   browsers cache.
+- **The notebook page's copy buttons.** :func:`notebook_copy_labels` names mkdocs-jupyter's copy buttons in the
+  page's language, with Material's own words for its copy buttons.
 
-``figure_links`` and ``notebook_styles`` are steps of ``site_tools.finish``: they change a built page's tree.
+``figure_links``, ``notebook_styles`` and ``notebook_copy_labels`` are steps of ``site_tools.finish``: they change a
+built page's tree.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import posixpath
 import re
@@ -83,6 +89,10 @@ def needs_lightbox(source: str, src_uri: str) -> bool:
     return pages.parse(source).images > 0
 
 
+def _elements(node: dom.Node) -> list[dom.Node]:
+    return [c for c in dom.children(node) if c.is_element_node]
+
+
 def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: str = "en") -> None:
     """Make a page's figures lazy and sized, and name their lightbox links (see the module's docstring), in its tree.
 
@@ -91,8 +101,18 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
     """
     site_dir = Path(site_dir)
     template = VIEW_LARGER.get(lang, VIEW_LARGER["en"])
+    for picture in tree.css("picture"):
+        # mkdocs-glightbox wraps the image of a <picture> (a figure with a narrow layout for phones) in its link,
+        # where the image no longer picks the picture's sources: the link goes around the picture instead
+        link = next((c for c in _elements(picture) if c.tag == "a" and "glightbox" in dom.classes(c)), None)
+        if link is not None:
+            attrs = dict(link.attributes)
+            link.unwrap()
+            picture.replace_with(dom.element(tree, "a", picture.html or "", **{k: v or "" for k, v in attrs.items()}))
     for link in tree.css("a.glightbox"):
-        img = next((c for c in dom.children(link) if c.is_element_node), None)
+        img = next(iter(_elements(link)), None)
+        if img is not None and img.tag == "picture":
+            img = next((c for c in _elements(img) if c.tag == "img"), None)
         if img is None or img.tag != "img":
             continue
         alt = (img.attributes.get("alt") or "").strip()
@@ -295,3 +315,23 @@ def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker:
             cache.write(target, data + b"\n")
         href = posixpath.relpath(rel, page_url or ".")
         node.replace_with(dom.element(tree, "link", rel="stylesheet", href=href))
+
+
+def notebook_copy_labels(tree: dom.Tree) -> None:
+    """Give the notebook page's copy buttons the page's language: mkdocs-jupyter's template writes
+    ``<clipboard-copy aria-label="Copy to Clipboard">`` with a ``Copied!`` notice in every language; Material's
+    own copy buttons take their labels from the page's translations (its ``#__config`` script: ``clipboard.copy``,
+    ``clipboard.copied``), and so do these. A page without those translations is left as it is."""
+    config = tree.css_first("script#__config")
+    try:
+        words = json.loads(config.text()).get("translations", {}) if config is not None else {}
+    except ValueError:
+        return
+    copy, copied = words.get("clipboard.copy"), words.get("clipboard.copied")
+    if not (copy and copied):
+        return
+    for button in tree.css("clipboard-copy"):
+        button.attrs["aria-label"] = copy
+        button.attrs["title"] = copy
+        for notice in button.css(".notice"):
+            notice.inner_html = html.escape(copied)

@@ -372,3 +372,33 @@ def test_timm_2d_table_is_sinusoidal_table_2d_in_another_order(alone):
     assert torch.equal(reversed_coord, build([width, height], dim=d))  # the transposed grid's table
     torch.testing.assert_close(reversed_coord[:, to_mae], sinusoidal_table_2d(width, height, d), rtol=0, atol=2e-7)
     assert torch.equal(build([4, 4], dim=d, reverse_coord=True), build([4, 4], dim=d))  # square: the same table
+
+
+def test_into_a_bfloat16_llama_both_pieces_must_be_replaced(monkeypatch):
+    """The code page's "Into a transformers model": a module returning RotaryEmbedding's float32 ``cos, sin`` in
+    place of ``LlamaModel.rotary_emb`` alone makes transformers' ``apply_rotary_pos_emb`` upcast bfloat16 queries and
+    keys, and attention refuses the mixed dtypes; with ``apply_rope`` patched in too, the model runs in bfloat16."""
+    from transformers import LlamaForCausalLM
+    from transformers.models.llama import modeling_llama
+
+    class Adapter(torch.nn.Module):  # the page's three lines
+        def __init__(self, rotary: RotaryEmbedding) -> None:
+            super().__init__()
+            self.rotary = rotary
+
+        def forward(self, x: torch.Tensor, position_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return self.rotary(position_ids)
+
+    torch.manual_seed(0)
+    config = _config(16, 10000.0, {"rope_type": "default"}, hidden_size=64, num_attention_heads=4,
+                     num_key_value_heads=2, num_hidden_layers=1, max_position_embeddings=256)  # fmt: skip
+    config._attn_implementation = "eager"
+    model = LlamaForCausalLM(config).eval().to(torch.bfloat16)
+    model.model.rotary_emb = Adapter(RotaryEmbedding.from_config(config))
+    input_ids = torch.randint(3, 99, (1, 8), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad(), pytest.raises(RuntimeError, match="dtype"):
+        model(input_ids=input_ids)
+    monkeypatch.setattr(modeling_llama, "apply_rotary_pos_emb", lambda q, k, cos, sin: apply_rope(q, k, cos, sin))
+    with torch.no_grad():
+        logits = model(input_ids=input_ids).logits
+    assert logits.dtype == torch.bfloat16 and torch.isfinite(logits).all()
