@@ -190,7 +190,7 @@ def figure_paths() -> list[str]:
     out = []
     for lang in pages.LANGS:
         prefix = "" if lang == "en" else f"{lang}/"
-        for name, source in pages.pages(lang).items():
+        for name, source in pages.files(lang).items():
             if source.suffix == ".md" and pages.read(source).figures:
                 out.append(prefix + name.removesuffix(".md") + "/")
     return out

@@ -178,7 +178,7 @@ def test_the_notebook_page_s_copy_buttons_speak_the_page_s_language(tmp_path: Pa
     Material's words for the page's language (the page's translations), and leaves a page without them alone."""
     source = tmp_path / "nb.ipynb"
     source.write_text("{}", encoding="utf-8")
-    page = finish.Page("nb.ipynb", source, "nb/index.html", "nb/")
+    page = finish.BuiltPage("nb.ipynb", source, "nb/index.html", "nb/")
     html, _ = finisher.html(NOTEBOOK_PAGE, page, tmp_path)
     button = dom.parse(html).css_first("clipboard-copy")
     assert button.attributes["aria-label"] == button.attributes["title"] == "复制"

@@ -168,19 +168,6 @@ def load_config(lang: str) -> dict[str, Any]:
     return engine.raw_config(lang)
 
 
-def page_url(src: str, *, directory_urls: bool = True) -> str:
-    """The URL MkDocs gives the page ``src`` (relative to the language's root): ``formula.md`` -> ``formula/``.
-
-    >>> page_url("index.md"), page_url("formula.md"), page_url("deep/index.md"), page_url("walkthrough.ipynb")
-    ('', 'formula/', 'deep/', 'walkthrough/')
-    """
-    stem, _ = posixpath.splitext(src)
-    if posixpath.basename(stem) in {"index", "README"}:
-        stem = posixpath.dirname(stem)
-        return f"{stem}/" if stem else ""
-    return f"{stem}/" if directory_urls else f"{stem}.html"
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-").lower() or "x"
 
@@ -218,7 +205,7 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
                 continue  # an external link
             if any(fnmatch.fnmatch(posixpath.basename(value), pattern) for pattern in left_out):
                 continue
-            url = page_url(value, directory_urls=directory_urls)
+            url = engine.page_url(value, directory_urls)
             home = url == "" and not out
             if not home:
                 count += 1

@@ -221,7 +221,11 @@ def page_file(src_uri: str, use_directory_urls: bool = True) -> str:
 
 def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
     """A source page's URL relative to the site's root, as MkDocs gives it (``page.url``): ``formula/``, and ``""``
-    for the home page."""
+    for the home page.
+
+    >>> page_url("index.md"), page_url("formula.md"), page_url("deep/index.md"), page_url("walkthrough.ipynb")
+    ('', 'formula/', 'deep/', 'walkthrough/')
+    """
     url = page_file(src_uri, use_directory_urls)
     dirname, filename = posixpath.split(url)
     if use_directory_urls and filename == "index.html":

@@ -164,25 +164,24 @@ class Site:
     site_url: str | None = None
     use_directory_urls: bool = True
 
+    def __post_init__(self) -> None:
+        """Raises:
+        ValueError: no ``repository`` (the config's ``extra.repository``), or no texts for the language.
+        """
+        if not self.repository:
+            raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
+        if self.lang not in TEXTS:
+            raise ValueError(
+                f"no notebook texts for language {self.lang!r}; add them to site_tools.build.notebooks.TEXTS"
+            )
+        object.__setattr__(self, "repository", str(self.repository).rstrip("/"))
+
     @classmethod
     def from_config(cls, config: Any) -> Site:
-        """From a loaded MkDocs config (``mkdocs.yml`` or ``mkdocs.zh.yml``).
-
-        Raises:
-            ValueError: the config has no ``extra.repository``, or its language has no texts here.
-        """
+        """From a loaded MkDocs config (``mkdocs.yml`` or ``mkdocs.zh.yml``)."""
         repository = (config.extra or {}).get("repository")
-        if not repository:
-            raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
-        lang = config.theme["language"]
-        if lang not in TEXTS:
-            raise ValueError(f"no notebook texts for language {lang!r}; add them to site_tools.build.notebooks.TEXTS")
         return cls(
-            lang=lang,
-            name=config.site_name,
-            repository=str(repository).rstrip("/"),
-            site_url=config.site_url or None,
-            use_directory_urls=config.use_directory_urls,
+            config.theme["language"], config.site_name, repository, config.site_url or None, config.use_directory_urls
         )
 
     def page_url(self, src_uri: str) -> str | None:
@@ -223,16 +222,10 @@ def site_of(lang: str) -> Site:
     from site_tools.build import publish
 
     raw = engine.raw_config(lang)
-    repository = (raw.get("extra") or {}).get("repository")
-    if not repository:
-        raise ValueError("mkdocs.yml must name the project's repository as extra.repository (the install line)")
-    language = (raw.get("theme") or {}).get("language", "en")
-    if language not in TEXTS:
-        raise ValueError(f"no notebook texts for language {language!r}; add them to site_tools.build.notebooks.TEXTS")
     return Site(
-        lang=language,
+        lang=(raw.get("theme") or {}).get("language", "en"),
         name=raw["site_name"],
-        repository=str(repository).rstrip("/"),
+        repository=(raw.get("extra") or {}).get("repository"),
         site_url=publish.language_url(publish.public_url(), lang),
         use_directory_urls=raw.get("use_directory_urls", True),
     )

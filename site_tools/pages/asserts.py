@@ -223,7 +223,8 @@ def _checks_nothing(test: ast.expr) -> bool:
     return not checks or not uses_values
 
 
-def _is_assert_call(node: ast.AST) -> bool:
+def is_assert_call(node: ast.AST) -> bool:
+    """Whether ``node`` calls a function whose name starts with ``assert`` (``torch.testing.assert_close``)."""
     return isinstance(node, ast.Call) and _name(node.func).startswith("assert")
 
 
@@ -236,7 +237,7 @@ def weak(code: str) -> Iterator[tuple[int, str, str]]:
                 yield node.lineno, text, "checks nothing; compare or call something the page computed"
             elif reason := cannot_fail(node.test):
                 yield node.lineno, text, f"cannot fail: {reason}"
-        elif _is_assert_call(node):
+        elif is_assert_call(node):
             assert isinstance(node, ast.Call)
             if len(node.args) >= 2 and _same(node.args[0], node.args[1]):
                 yield node.lineno, ast.unparse(node), "cannot fail: compares an expression with itself"

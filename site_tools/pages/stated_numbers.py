@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_tools import pages
+from site_tools.pages import asserts
 
 # Stated everywhere, computed nowhere: exempt on every page, as written (a count of 10 000 positions, written
 # with its thousands space or as 10⁴, is a quantity and is checked).
@@ -278,14 +279,6 @@ def _values_in(node: ast.AST) -> Iterator[float]:
                 yield from parts
 
 
-def _is_assert_call(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    f = node.func
-    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-    return name.startswith("assert")
-
-
 def code_blocks(path: Path) -> tuple[list[str], list[str]]:
     """(python code that runs, expected-output texts) of a page."""
 
@@ -302,7 +295,7 @@ def asserted_values(path: Path) -> set[str]:
     for block in code:
         tree = ast.parse(block)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Assert) or _is_assert_call(node):
+            if isinstance(node, ast.Assert) or asserts.is_assert_call(node):
                 values.update(canonical(v) for v in _values_in(node))
     for text in outputs:
         for line in text.splitlines():
