@@ -375,11 +375,12 @@ class RotaryEmbedding(nn.Module):
         GPT-J's ``rotary_dim``, or ``int(head_dim * partial_rotary_factor)`` with ``head_dim`` or else
         ``hidden_size // num_attention_heads`` (Llama's own default type ignores ``partial_rotary_factor``; GPT-NeoX
         and Phi apply it, as this does); keys that other models' ``config.json`` files use for the same things
-        (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``) are refused: transformers' config classes map
-        them, so pass the config object;
+        (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``) are refused in a mapping: transformers'
+        config classes map them, so pass the config object (GPT-J's, for one);
         the base is ``rope_parameters["rope_theta"]`` or else ``rope_theta`` (10000 without either); the scaling
         is ``rope_parameters`` (or transformers 4's ``rope_scaling``, whose ``"type"`` key names the rope type);
-        ``yarn`` and ``llama3`` without ``original_max_position_embeddings`` take ``max_position_embeddings``, and
+        ``yarn`` and ``llama3`` take a top-level ``original_max_position_embeddings`` first (Phi-3's place for it,
+        which transformers prefers), then the scaling's, then ``max_position_embeddings``; and
         ``dynamic`` drops that key with a warning, as transformers does (``standardize_rope_params``,
         ``_validate_dynamic_rope_parameters``).
 
@@ -405,18 +406,18 @@ class RotaryEmbedding(nn.Module):
         get: Callable[[str], Any] = (
             config.get if isinstance(config, Mapping) else lambda name: getattr(config, name, None)  # type: ignore[union-attr]
         )
+        foreign = [key for key in ("rotary_pct", "rotary_emb_base", "n_embd", "n_head") if get(key) is not None]
+        if isinstance(config, Mapping) and foreign:  # a config object maps them (GPT-J's n_embd is its hidden_size)
+            raise ValueError(
+                f"config has {', '.join(map(repr, foreign))}: keys of another model's config.json, which this reads "
+                "as transformers' config objects name them; load it with transformers.AutoConfig and pass the object"
+            )
         head_dim = get("head_dim")
         if head_dim is None:
             hidden, heads = get("hidden_size"), get("num_attention_heads")
             if hidden is None or heads is None:
                 raise ValueError("config needs head_dim, or hidden_size and num_attention_heads")
             head_dim = check_int("config.hidden_size", hidden) // check_int("config.num_attention_heads", heads)
-        foreign = [key for key in ("rotary_pct", "rotary_emb_base", "n_embd", "n_head") if get(key) is not None]
-        if foreign:
-            raise ValueError(
-                f"config has {', '.join(map(repr, foreign))}: keys of another model's config.json, which this reads "
-                "as transformers' config objects name them; load it with transformers.AutoConfig and pass the object"
-            )
         parameters = dict(get("rope_parameters") or get("rope_scaling") or {})
         if "type" in parameters:  # transformers 4's name of the rope type
             parameters.setdefault("rope_type", parameters.pop("type"))
@@ -424,8 +425,10 @@ class RotaryEmbedding(nn.Module):
         partial = parameters.pop("partial_rotary_factor", None) or get("partial_rotary_factor") or 1.0
         max_positions = get("max_position_embeddings")
         rope_type = parameters.setdefault("rope_type", "default")
-        if rope_type in ("yarn", "llama3") and "original_max_position_embeddings" not in parameters:
-            parameters["original_max_position_embeddings"] = max_positions
+        if rope_type in ("yarn", "llama3"):  # a top-level original length (Phi-3's place) comes first
+            if get("original_max_position_embeddings") is not None:
+                parameters["original_max_position_embeddings"] = get("original_max_position_embeddings")
+            parameters.setdefault("original_max_position_embeddings", max_positions)
         if rope_type == "dynamic" and "original_max_position_embeddings" in parameters:
             ignored = parameters.pop("original_max_position_embeddings")
             warnings.warn(

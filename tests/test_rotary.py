@@ -293,8 +293,18 @@ def test_from_config_reads_what_transformers_reads() -> None:
     with pytest.raises(ValueError, match="hidden_size and num_attention_heads"):
         RotaryEmbedding.from_config({"max_position_embeddings": 4096})
     # GPT-J rotates its first rotary_dim features (transformers' GPTJConfig.rotary_dim)
-    gptj = types.SimpleNamespace(hidden_size=512, num_attention_heads=8, rotary_dim=16, rope_theta=10000.0)
+    # GPTJConfig keeps n_embd and n_head as its fields (hidden_size and num_attention_heads map to them): an object
+    # with them is taken, a dict with them is refused
+    gptj = types.SimpleNamespace(
+        hidden_size=512, num_attention_heads=8, n_embd=512, n_head=8, rotary_dim=16, rope_theta=10000.0
+    )
     assert RotaryEmbedding.from_config(gptj).head_dim == 16
+    with pytest.raises(ValueError, match="config has 'n_embd', 'n_head'"):
+        RotaryEmbedding.from_config(vars(gptj))
+    # a top-level original length (Phi-3's place for it) comes before the scaling's, as transformers reads it
+    top = {**yarn, "original_max_position_embeddings": 1024}
+    top["rope_parameters"] = {**yarn["rope_parameters"], "original_max_position_embeddings": 2048}
+    assert RotaryEmbedding.from_config(top).scaling["original_max_position_embeddings"] == 1024
     # another model's config.json names: refused rather than misread (GPT-NeoX's rotary_pct is a partial factor)
     neox_json = {"hidden_size": 2560, "num_attention_heads": 32, "rotary_pct": 0.25, "rotary_emb_base": 10000}
     with pytest.raises(ValueError, match="'rotary_pct', 'rotary_emb_base'.*AutoConfig"):

@@ -2,8 +2,8 @@
 
 * ``pe_docs.RotaryEmbedding`` (the code page's ``RotaryEmbedding`` is checked against it on the page) holds the
   ``inv_freq`` and ``attention_scaling`` of ``ROPE_INIT_FUNCTIONS`` / ``LlamaRotaryEmbedding`` for every rope type,
-  and returns their ``cos, sin``; transformers computes ``inv_freq`` with a float32 ``pow``, ``pe_docs`` rounds the
-  float64 value once, so the two differ by at most an ulp per entry and the angles by at most position × that.
+  and returns their ``cos, sin``, bit for bit (both compute ``inv_freq`` with the same float32 ``pow``); ``from_config``
+  reads a config as transformers does (dynamic's trained length, a top-level original length, GPT-J's config object).
 * A tiny ``LlamaForCausalLM`` (random weights, no download) on a left-padded batch gives the same logits with its
   own rotary embedding and with ``pe_docs``' (patched in, with ``apply_rope`` in place of
   ``apply_rotary_pos_emb``), for the default and the ``llama3`` rope type; and with the query and key projections
@@ -108,6 +108,39 @@ def test_dynamic_from_a_config_with_an_original_length_as_transformers_reads_it(
     assert ours.max_position_embeddings == MAX_POSITIONS
     for position_ids in CALLS:
         assert torch.equal(ours(position_ids)[0], theirs(torch.zeros(1), position_ids)[0])
+
+
+def test_a_top_level_original_length_comes_first_as_transformers_reads_it():
+    """transformers 5.24 ``standardize_rope_params`` (run again by each rope type's function when the model is
+    built): for yarn and llama3 a config's own ``original_max_position_embeddings`` (where Phi-3 keeps it) replaces
+    the one in ``rope_parameters``; ``from_config`` reads it the same way, from the config as loaded."""
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    for parameters in (ROPE_PARAMETERS[3], ROPE_PARAMETERS[6]):
+        ours = RotaryEmbedding.from_config(_config(64, 10000.0, parameters, original_max_position_embeddings=512))
+        config = _config(64, 10000.0, parameters, original_max_position_embeddings=512)
+        theirs = LlamaRotaryEmbedding(config)
+        assert config.rope_parameters["original_max_position_embeddings"] == 512  # transformers moved it in
+        assert ours.scaling["original_max_position_embeddings"] == 512
+        assert torch.equal(ours.inv_freq, theirs.inv_freq) and ours.attention_scaling == theirs.attention_scaling
+
+
+def test_from_config_takes_gptj_config_object():
+    """GPT-J's config object names its widths ``n_embd`` and ``n_head`` and maps ``hidden_size`` and
+    ``num_attention_heads`` to them (``GPTJConfig.attribute_map``): ``from_config`` takes the object (it refuses
+    those names only in a dict), rotates ``rotary_dim`` features, and its angles are GPT-J's own
+    (``create_sinusoidal_positions``, whose rows are the sines then the cosines)."""
+    from transformers import AutoConfig
+    from transformers.models.gptj.modeling_gptj import create_sinusoidal_positions
+
+    config = AutoConfig.for_model("gptj", n_embd=256, n_head=4, rotary_dim=16, n_layer=1, n_positions=2048)
+    rotary = RotaryEmbedding.from_config(config)
+    assert rotary.head_dim == 16
+    cos, sin = rotary(torch.arange(2048)[None])
+    theirs = create_sinusoidal_positions(2048, 16)
+    assert torch.equal(sin[0, :, :8], theirs[:, :8]) and torch.equal(cos[0, :, :8], theirs[:, 8:])
+    with pytest.raises(ValueError, match="config has 'n_embd', 'n_head'"):
+        RotaryEmbedding.from_config(config.to_dict())
 
 
 def test_a_bfloat16_cast_rounds_transformers_inv_freq_and_not_ours(tmp_path):

@@ -67,10 +67,10 @@ def _phase_bound(x: torch.Tensor, positions: torch.Tensor, w: torch.Tensor, pair
 # ------------------------------------------------------------------------------------------ rope_theta, v5
 
 
-@pytest.mark.pages("relative", "code")
+@pytest.mark.pages("code")
 def test_transformers_5_keeps_rope_theta_in_rope_parameters():
     """transformers/models/llama/configuration_llama.py (``LlamaConfig``) and transformers/modeling_rope_utils.py
-    (``RotaryEmbeddingConfigMixin.standardize_rope_params``); the relative page: ``config.rope_theta`` in
+    (``RotaryEmbeddingConfigMixin.standardize_rope_params``); the code page: ``config.rope_theta`` in
     transformers 4, ``config.rope_parameters["rope_theta"]`` from transformers 5 on, where ``config.rope_theta`` no
     longer exists. On transformers 5 ``LlamaConfig(rope_theta=500000.0).rope_theta`` raises AttributeError and the
     value sits in ``rope_parameters``; Llama's rotary embedding reads it from there (LLaMA 3's 500 000)."""
@@ -86,10 +86,10 @@ def test_transformers_5_keeps_rope_theta_in_rope_parameters():
     _close(inverse_frequencies(128, base=500000.0), LlamaRotaryEmbedding(config).inv_freq)
 
 
-@pytest.mark.pages("relative")
+@pytest.mark.pages("code")
 def test_rope_width_is_head_dim_else_hidden_size_over_heads():
     """transformers/modeling_rope_utils.py: every ``_compute_*_parameters`` takes ``config.head_dim`` when set and
-    ``hidden_size // num_attention_heads`` otherwise (the relative page); ``LlamaConfig`` fills ``head_dim`` with
+    ``hidden_size // num_attention_heads`` otherwise (the code page); ``LlamaConfig`` fills ``head_dim`` with
     that quotient when it is not given."""
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
