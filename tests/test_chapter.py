@@ -55,7 +55,7 @@ def test_pages_and_nav_are_created(created: Path) -> None:
     en = (created / "docs/en" / f"{SLUG}.md").read_text(encoding="utf-8")
     zh = (created / "docs/zh" / f"{SLUG}.md").read_text(encoding="utf-8")
     assert en.startswith("# Scratch chapter\n")
-    assert zh.startswith("# 章节标题\n") and "用一段话说明" in zh  # a Chinese skeleton, not the English page
+    assert zh.startswith("# 页面标题\n") and "用一段话说明" in zh  # a Chinese skeleton, not the English page
     k = [en for en, _ in chapter.section_pairs(ROOT)].index(SCRATCH_SECTION)
     for config in chapter.CONFIGS:  # each language's nav, at the end of the section asked for (its own title there)
         places = pages.nav_places(created / config)
