@@ -15,7 +15,8 @@ per-page check runs on that one view (``test_page``):
 - every figure of the scheme loads (lazy ones when asked), and only the scheme's figures are shown, in their narrow
   layout, whose smallest text is at least ``MIN_TEXT_PX`` tall as the page shows it (and on a desktop, in a test of
   its own, the wide layout's);
-- nothing is cut off at phone width.
+- nothing is cut off at phone width; what scrolls sideways shows it (a shadow at the edge beyond which more is
+  hidden, none on a box that fits), and no code name in a table cell is broken inside a word.
 
 Then, once each: search per language, the language switcher keeps the page, math with JavaScript off, wide
 formulas, tables and notebook outputs (no output line wrapped) reached and scrolled by keyboard, figures opening in
@@ -130,6 +131,32 @@ def _small_figure_text(shown: list[dict], base: str, site_dir: Path) -> list[str
     return small
 
 
+# What may scroll sideways (extra.css's scroll cue): Material's code blocks, display math, tables, a notebook's code
+# and outputs. A box scrolls if its overflow lets it and its content is wider (a pixel will do; a box whose content
+# overflows it visibly, such as a notebook's <pre> inside the code cell that scrolls, does not). EDGES_JS: which of a
+# box's two edge shadows (left, right) show.
+SCROLLING = (
+    "article pre > code, article .katex-display, article .md-typeset__scrollwrap,"
+    " article .jupyter-wrapper :is(.highlight-ipynb, pre:not(:has(> code)), .jp-OutputArea-output)"
+)
+EDGES_JS = """e => [...getComputedStyle(e).boxShadow.matchAll(/rgba?\\(([^)]*)\\)/g)]
+  .map(m => { const c = m[1].split(',').map(Number); return c.length < 4 || c[3] > 0; })"""
+CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLING}')].filter(e => e.clientWidth > 0)
+  .map(e => ({{box: e.tagName.toLowerCase() + '.' + e.className,
+              wide: /auto|scroll/.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth,
+              edges: ({EDGES_JS})(e)}}))"""
+# Resolves once a box's scroll position has stayed the same over three frames (a smooth scroll has stopped).
+SETTLED_JS = """e => new Promise(done => {
+  let last = NaN, same = 0;
+  const tick = () => { same = e.scrollLeft === last ? same + 1 : 0; last = e.scrollLeft;
+                       if (same >= 3) done(); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})"""
+# Code in a table cell that a line breaks inside a name (no space or hyphen to break at).
+BROKEN_CODE_JS = """() => [...document.querySelectorAll('article :is(td, th) code')]
+  .filter(c => !/[\\s-]/.test(c.textContent) && c.getClientRects().length > 1).map(c => c.textContent)"""
+
+
 def _describe(violations: list[dict]) -> str:
     lines = []
     for v in violations:
@@ -154,6 +181,8 @@ def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: st
         stats = page.evaluate(STATS_JS)
         raw = page.evaluate(RAW_TEX_JS)
         layout = page.evaluate(PHONE_JS)
+        cues = page.evaluate(CUES_JS)
+        broken = page.evaluate(BROKEN_CODE_JS)
         load_all_images(page)  # after the first view was counted
         loaded = page.evaluate(STATS_JS)
         shown = page.evaluate(SHOWN_FIGURES_JS)
@@ -183,6 +212,10 @@ def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: st
     assert layout["scroll"] <= layout["width"] and layout["body"] <= layout["width"], layout
     assert not layout["cut"], layout
     assert layout["cell"] > 0.85, layout
+    # at the start of a box that scrolls sideways, a shadow at its right edge only; none on a box that fits
+    assert all(c["edges"] == [False, True] for c in cues if c["wide"]), [c for c in cues if c["wide"]]
+    assert not any(True in c["edges"] for c in cues if not c["wide"]), [c for c in cues if not c["wide"]]
+    assert not broken, f"code names broken inside a word in table cells: {broken}"
 
 
 def figure_paths() -> list[str]:
@@ -339,6 +372,18 @@ def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
         page.wait_for_function("e => e.scrollLeft > 0", arg=first.element_handle())
+        # the scroll cue follows: a shadow at both edges halfway, only at the left one at the end (set once the
+        # arrow keys' smooth scroll has stopped, not reached by them: two presses may reach the end of a box a little
+        # wider than the phone)
+        first.evaluate(SETTLED_JS)
+        frame = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        first.evaluate("e => { e.scrollLeft = (e.scrollWidth - e.clientWidth) / 2; }")
+        page.evaluate(frame)
+        middle = first.evaluate(EDGES_JS)
+        first.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        page.evaluate(frame)
+        end = first.evaluate(EDGES_JS)
+        assert (middle, end) == ([True, True], [True, False]), (middle, end)
         assert not view.errors, view.errors
 
 
