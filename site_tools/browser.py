@@ -254,7 +254,7 @@ class FirstView:
         run)."""
         self.page.wait_for_function(
             """() => document.readyState === 'complete'
-                     && [...document.querySelectorAll('.pe-explorer, .pe-live')].every(e => e.dataset.state)"""
+                     && [...document.querySelectorAll('.pe-live')].every(e => e.dataset.state)"""
         )
         self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 

@@ -25,8 +25,8 @@ The API reference (``api*.md``) is left out: it is long, generated from the docs
 contents says where.
 
 Why not a plugin: mkdocs-print-site-plugin (one print page per site, printed by a browser) collects each page's HTML
-in ``on_page_content``, before this site's hooks typeset the math (``on_post_page``, KaTeX) and size the figures, and
-writes its page after the build without them: the math would stay TeX. It also adds its script and stylesheet to
+in ``on_page_content``, before the finishing pass typesets the math (KaTeX, over the built site) and sizes the
+figures, and writes its page without them: the math would stay TeX. It also adds its script and stylesheet to
 every page, and it leaves the PDF, the page numbers and the bookmarks to the reader's browser. WeasyPrint would be a
 second rendering engine (and Pango to install) that ignores some of the CSS KaTeX's HTML relies on
 (``width: min-content``, SVG ``fill``: Kozea/WeasyPrint#1739, #2481); Chromium is the browser the site is tested in.
@@ -351,7 +351,7 @@ class _Book:
                     del node.attrs[attr]
         for node in article.css("details"):
             node.attrs["open"] = ""
-        for node in article.css(".pe-explorer, .pe-live"):
+        for node in article.css(".pe-live"):
             self._explorer(node, path)
         title = self._headings(tree, article, chapter)
         ids = self._ids(article, chapter)

@@ -1,6 +1,7 @@
-"""The engine: the one module of the build that calls MkDocs, and the list of every place the site depends on the
-internals of MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26, each with the test that fails when an
-upgrade breaks it.
+"""The engine: the one module of the build that calls MkDocs (``hooks.py`` is the other that imports it: MkDocs calls
+it), and the list of the places the site depends on MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26
+beyond their documented options — their Python, their templates, their markup and scripts — each with the test
+that fails when an upgrade breaks it.
 
 The rest of the tooling is plain Python on plain data: ``site_tools.build.site`` and ``site_tools.build.preview``
 ask this module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any
@@ -79,6 +80,16 @@ Touch points (where an upgrade can break the site; the test that notices):
    ``tests/test_chinese.py::test_notebook_markdown_cells_are_written_joined``,
    ``tests/test_chinese_built.py::test_search_indexes_the_text_the_reader_sees``,
    ``tests/test_site_build.py::test_chinese_index_is_segmented``, ``tests/test_search.py``.
+
+10. **What the overrides and the finishing pass read of Material's markup and scripts.** ``partials/copyright.html``
+    is Material's footer partial with the licence line (``tests/test_licensing.py``); ``scrollers.js`` waits for
+    Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard
+    (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass gives the
+    notebook's copy buttons the words of Material's translations in ``script#__config`` (``clipboard.copy``,
+    ``clipboard.copied``) and leaves ``md-search`` and ``md-header`` untypeset, the Markdown extension leaves
+    ``headerlink`` alone (``tests/test_finish.py``), and the book prints ``data-md-color-scheme`` light
+    (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables (``--md-default-fg-color``),
+    whose contrast the axe-core runs of ``tests/test_browser.py`` check in both schemes.
 
 Every name this list gives in double backquotes is one the code has (``tests/test_engine.py::
 test_every_name_in_the_touch_points_is_in_the_code``).

@@ -4,7 +4,7 @@ and ALiBi, against transformers and x-transformers themselves.
 The libraries compute in float32 (their frequencies, phases, cos and sin); ``pe_docs`` in float64. Where a
 comparison goes through a library's float32 phases, the tolerance is that rounding, entry by entry; where the
 library's function is pure algebra (``apply_rotary_pos_emb``), it is fed float64 cos and sin and must agree to
-1e-11, the tolerance of the unit tests (tests/test_alternatives.py) the relative page cites. Each test names the
+1e-11, the tolerance of the unit tests (tests/test_bias.py) the relative page cites. Each test names the
 pages whose claims it checks (``@pytest.mark.pages``): what lets a page list the library in ``checked_against``.
 """
 
