@@ -44,7 +44,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
@@ -181,8 +181,9 @@ class Visit:
         return self.state(part)
 
     def address(self, prefix: str) -> dict[str, str]:
-        """The settings of the explorer ``prefix`` in the page's address."""
-        query = urlsplit(self.page.url).query
+        """The settings of the explorer ``prefix`` in the page's address, as the page has it now (``location``:
+        Playwright's ``page.url`` follows ``history.replaceState`` a moment later, which a loaded machine shows)."""
+        query = self.page.evaluate("() => location.search").removeprefix("?")
         return {k.removeprefix(prefix + "."): v for k, v in parse_qsl(query) if k.startswith(prefix + ".")}
 
 
@@ -751,9 +752,9 @@ def test_keyboard_alone_drives_every_view(visits: Callable[[str], Visit], path: 
     # the settings are in the page's address, and opening that address restores them
     settings = {"d_model": "64", "base": "100", "max_len": "300", "position": "10", "columns": "1, 20 63"}
     assert v.address("table") == settings
-    assert urlsplit(page.url).fragment == TABLE
+    assert page.evaluate("() => location.hash") == "#" + TABLE
     if not v.zh:  # one reload is enough: both languages run the same script
-        v.open(page.url)
+        v.open(page.evaluate("() => location.href"))
         again = v.state(TABLE)["data"]
         assert (again["n"], again["d"], again["base"], again["p"], again["columns"]) == (n, d, 100, p, [1, 20, 63])
 
@@ -1011,7 +1012,7 @@ def test_clock_hands_turn_by_the_same_angle_at_every_position(visits: object, la
     # wrote has the same settings
     v.enter(part, "offset", "3")
     assert v.address("clock") == {"position": "12", "offset": "3", "rate": "100"}
-    assert urlsplit(v.page.url).fragment == part
+    assert v.page.evaluate("() => location.hash") == "#" + part
     again = v.again("clock", "clock-again")
     assert again["values"] == v.state(part)["values"] and again["data"]["at"] == v.state(part)["data"]["at"]
 
@@ -1305,7 +1306,7 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
     assert v.state(part)["state"] == "ok"
 
     if not v.zh:  # the address round trip, opened for real: every figure of the page gets its settings back
-        url = v.page.url
+        url = v.page.evaluate("() => location.href")
         others = [v.state(p)["values"] for p in ("bias-explorer-alibi", "bias-explorer-t5")]
         v.open(url)
         d = v.state(part)["data"]
