@@ -375,8 +375,9 @@ class RotaryEmbedding(nn.Module):
         GPT-J's ``rotary_dim``, or ``int(head_dim * partial_rotary_factor)`` with ``head_dim`` or else
         ``hidden_size // num_attention_heads`` (Llama's own default type ignores ``partial_rotary_factor``; GPT-NeoX
         and Phi apply it, as this does); keys that other models' ``config.json`` files use for the same things
-        (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``) are refused in a mapping: transformers'
-        config classes map them, so pass the config object (GPT-J's, for one);
+        (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``) are refused rather than misread: transformers'
+        config classes map them, so pass the config object (GPT-J's keeps ``n_embd`` and ``n_head``, which this
+        takes from an object; an object with ``rotary_pct``, transformers 4's GPT-NeoX, is refused);
         the base is ``rope_parameters["rope_theta"]`` or else ``rope_theta`` (10000 without either); the scaling
         is ``rope_parameters`` (or transformers 4's ``rope_scaling``, whose ``"type"`` key names the rope type);
         ``yarn`` and ``llama3`` take a top-level ``original_max_position_embeddings`` first (Phi-3's place for it,
@@ -406,8 +407,10 @@ class RotaryEmbedding(nn.Module):
         get: Callable[[str], Any] = (
             config.get if isinstance(config, Mapping) else lambda name: getattr(config, name, None)  # type: ignore[union-attr]
         )
-        foreign = [key for key in ("rotary_pct", "rotary_emb_base", "n_embd", "n_head") if get(key) is not None]
-        if isinstance(config, Mapping) and foreign:  # a config object maps them (GPT-J's n_embd is its hidden_size)
+        # other models' names, refused; a config object maps n_embd and n_head (GPT-J's), not rotary_pct
+        names = ("rotary_pct", "rotary_emb_base") + (("n_embd", "n_head") if isinstance(config, Mapping) else ())
+        foreign = [key for key in names if get(key) is not None]
+        if foreign:
             raise ValueError(
                 f"config has {', '.join(map(repr, foreign))}: keys of another model's config.json, which this reads "
                 "as transformers' config objects name them; load it with transformers.AutoConfig and pass the object"

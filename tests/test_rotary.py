@@ -309,6 +309,9 @@ def test_from_config_reads_what_transformers_reads() -> None:
     neox_json = {"hidden_size": 2560, "num_attention_heads": 32, "rotary_pct": 0.25, "rotary_emb_base": 10000}
     with pytest.raises(ValueError, match="'rotary_pct', 'rotary_emb_base'.*AutoConfig"):
         RotaryEmbedding.from_config(neox_json)
+    # transformers 4's GPTNeoXConfig object kept rotary_pct (5 maps it to partial_rotary_factor): refused, not ignored
+    with pytest.raises(ValueError, match="'rotary_pct'"):
+        RotaryEmbedding.from_config(types.SimpleNamespace(hidden_size=2560, num_attention_heads=32, rotary_pct=0.25))
 
 
 def test_no_positions_no_update() -> None:
