@@ -9,7 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure, path } = live;
+  const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure } = live;
 
   // ---- the computations, as pe_docs (alternatives.py, relative_schemes.py) ---------------------------------
 
@@ -262,8 +262,8 @@
     const sides = (x) => (s.bidirectional ? [-x, x] : [-x]);
     sides(s.maxDistance).forEach((x) => vline(x, "pe-live__mark"));
     sides(s.last).forEach((x) => vline(x, "pe-live__mark pe-live__mark--strong pe-live__c3"));
-    const steps = s.offsets.flatMap((o, j) => [o - 0.5, o + 0.5].map((x) => [c.sx(x), c.sy(s.buckets[j])]));
-    c.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0", d: path(steps) }));
+    const steps = s.offsets.flatMap((o, j) => [[o - 0.5, s.buckets[j]], [o + 0.5, s.buckets[j]]]);
+    c.line(steps, "pe-live__line--thin pe-live__c0");
     ctx.views.replaceChildren(figure(t.buckets, [[t.exactMark, "grey", "pe-live__swatch--band"],
       [t.lastMark, 3, "pe-live__swatch--dashed"], [t.maxMark, "grey", "pe-live__swatch--dashed"]], c.svg));
     return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,

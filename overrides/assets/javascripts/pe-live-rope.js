@@ -7,7 +7,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, element, svg, r2, fmt, chart, figure, path, dot } = live;
+  const { argumentError, element, svg, r2, fmt, chart, figure, dot } = live;
   const SHIFTS = 1000; // the score is compared at shifts 0 … SHIFTS
 
   // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
@@ -95,7 +95,7 @@
       "vectors.ones": "全为 1（q = k）",
       m: "查询位置 m",
       n: "键位置 n",
-      shift: "两个位置同时平移",
+      shift: "两个位置同时移动",
       pairs: "RoPE 之后的四个对：查询（蓝）转过 m·wᵢ，键（橙）转过 n·wᵢ",
       angles: "RoPE 把每一对转过的角度（度，逆时针）",
       scores: "RoPE 之后的分数 q·k 随偏移 n − m 的变化",
@@ -112,7 +112,7 @@
       anglesLabel: (h, m, n) => `位置 ${m} 的查询和位置 ${n} 的键在 ${h} 个对上转过的角度（度）。`,
       scoresLabel: (lo, hi, k, s) => `分数随偏移的变化，偏移从 ${lo} 到 ${hi}；偏移为 ${k} 时分数是 ${s}。`,
       summary: (s) => `查询在 m = ${s.m}，键在 n = ${s.n}（偏移 n − m = ${s.k}）。RoPE 之后的分数 q·k 为 ${s.score}；`
-        + `不加 RoPE 为 ${s.plain}。把两个位置同时平移 0、1、…、${SHIFTS}，每一对都在转，分数却一直是 ${s.score}`
+        + `不加 RoPE 为 ${s.plain}。把两个位置同时移动 0、1、…、${SHIFTS}，每一对都在转，分数却一直是 ${s.score}`
         + `（最大变化 ${s.change}）。`,
     },
   };
@@ -215,12 +215,10 @@
       x: { lo: s.offsets[0], hi: s.offsets[s.offsets.length - 1], label: t.offsetAxis },
       y: { lo: lo - pad, hi: hi + pad, label: t.scoreAxis },
     });
-    b.plot.append(svg("path", { class: "pe-live__line pe-live__line--dashed pe-live__line--thin pe-live__cgrey",
-      d: path([[b.x0, b.sy(s.plain)], [b.x1, b.sy(s.plain)]]) }));
-    b.plot.append(svg("path", { class: "pe-live__line pe-live__line--thin pe-live__c0",
-      d: path(s.offsets.map((o, j) => [b.sx(o), b.sy(s.curve[j])])) }));
-    b.plot.append(svg("circle", { class: "pe-live__ring pe-live__c1", cx: r2(b.sx(s.n - s.m)),
-      cy: r2(b.sy(s.score)), r: 4.5 }));
+    const ends = [s.offsets[0], s.offsets[s.offsets.length - 1]];
+    b.line(ends.map((o) => [o, s.plain]), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    b.line(s.offsets.map((o, j) => [o, s.curve[j]]), "pe-live__line--thin pe-live__c0");
+    b.marker(s.n - s.m, s.score, "pe-live__ring pe-live__c1", 4.5);
 
     ctx.views.replaceChildren(
       figure(t.pairs, null, faces),

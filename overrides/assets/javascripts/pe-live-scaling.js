@@ -9,7 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure, path } = live;
+  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure } = live;
   const inverseFrequencies = window.peDocs.inverseFrequencies;
 
   // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order) ---------
@@ -340,8 +340,7 @@
     const xs = { lo: -0.5, hi: h - 0.5, label: t.pairAxis, ticks: pairTicks };
     const band = (c) => s.slow.length && c.plot.append(svg("rect", { class: "pe-live__band",
       x: r2(c.sx(s.slow[0] - 0.5)), y: c.y1, width: r2(c.sx(h - 0.5) - c.sx(s.slow[0] - 0.5)), height: c.y0 - c.y1 }));
-    const line = (c, ys, cls) => c.plot.append(svg("path", { class: `pe-live__line ${cls}`,
-      d: path(ys.map((y, i) => [c.sx(i), c.sy(y)])) }));
+    const line = (c, ys, cls) => c.line(Array.from(ys, (y, i) => [i, y]), cls); // one point per pair
 
     const [flo, fhi] = logRange([...s.w, ...s.scaled]);
     const a = chart(width, 200, {
@@ -349,8 +348,8 @@
       x: xs, y: { lo: flo, hi: fhi, log: true, label: t.frequencyAxis },
     });
     band(a);
-    line(a, Array.from(s.w), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
-    line(a, Array.from(s.scaled), "pe-live__c0");
+    line(a, s.w, "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    line(a, s.scaled, "pe-live__c0");
 
     const [turnsLo, turnsHi] = logRange([...s.trainedTurns, ...s.targetTurns, 1]);
     const b = chart(width, 220, {
@@ -363,8 +362,7 @@
     line(b, s.trainedTurns, "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
     line(b, s.targetTurns, "pe-live__c0");
     for (const i of s.beyond) {
-      b.plot.append(svg("circle", { class: "pe-live__dot pe-live__c3", cx: r2(b.sx(i)), cy: r2(b.sy(s.targetTurns[i])),
-        r: h > 64 ? 2.2 : 3 }));
+      b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
     }
     const trained = [t.trained, "grey", "pe-live__swatch--dashed"];
     const slowBand = [t.slowBand, "grey", "pe-live__swatch--band"];

@@ -177,10 +177,8 @@
     const full = ctx.width();
     const half = full >= 560 ? Math.floor((full - 16) / 2) : full; // the two small views side by side, or stacked
     const { path, chart, figure } = live;
-    const line = (c, xs, ys, cls) => c.plot.append(svg("path", { class: `pe-live__line ${cls}`,
-      d: path(Array.from(ys, (y, j) => [c.sx(xs(j)), c.sy(y)])) }));
+    const line = (c, xs, ys, cls) => c.line(Array.from(ys, (y, j) => [xs(j), y]), cls);
     const dashed = (c, points) => c.plot.append(svg("path", { class: "pe-live__mark", d: path(points) }));
-    const dot = (c, x, y, cls, r = 3) => c.plot.append(svg("circle", { class: cls, cx: c.sx(x), cy: c.sy(y), r }));
     const h = s.lambda.length;
 
     const curves = chart(half, 220, {
@@ -189,7 +187,7 @@
       y: { lo: -1.1, hi: 1.1, label: t.value, ticks: [-1, -0.5, 0, 0.5, 1] },
     });
     dashed(curves, [[curves.sx(s.p), curves.y1], [curves.sx(s.p), curves.y0]]);
-    s.curves.forEach((ys, k) => (s.n === 1 ? dot(curves, 0, ys[0], `pe-live__dot pe-live__c${k}`)
+    s.curves.forEach((ys, k) => (s.n === 1 ? curves.marker(0, ys[0], `pe-live__dot pe-live__c${k}`)
       : line(curves, (j) => j, ys, `pe-live__c${k}`)));
 
     let [lo, hi] = [Math.min(...s.lambda, s.n), Math.max(...s.lambda, s.n)];
@@ -203,7 +201,7 @@
     dashed(waves, [[waves.x0, yl], [waves.x1, yl]]);
     waves.plot.append(svg("text", { class: "pe-live__marktext", x: waves.x0 + 4, y: r2(yl - 3) }, ["max_len"]));
     if (h > 1) line(waves, (j) => j, s.lambda, "pe-live__c0");
-    if (h <= 64) s.lambda.forEach((x, i) => dot(waves, i, x, "pe-live__dot pe-live__c0", 2.5));
+    if (h <= 64) s.lambda.forEach((x, i) => waves.marker(i, x, "pe-live__dot pe-live__c0", 2.5));
 
     const [kLo, kHi, d2] = [-s.p, s.n - 1 - s.p, s.d / 2];
     const dots = chart(full, 220, {
@@ -213,7 +211,7 @@
     });
     dashed(dots, [[dots.x0, dots.sy(0)], [dots.x1, dots.sy(0)]]);
     if (s.n > 1) line(dots, (j) => j + kLo, s.dots, "pe-live__line--thin pe-live__c0");
-    dot(dots, 0, s.dots[s.p], "pe-live__ring pe-live__c1", 4);
+    dots.marker(0, s.dots[s.p], "pe-live__ring pe-live__c1", 4);
 
     const pair = [figure(t.curves, s.columns.map((c, k) => [t.column(c), k]), curves.svg),
       figure(t.wavelengths, null, waves.svg)];

@@ -284,7 +284,11 @@
       [spec.y.label]));
     const plot = svg("g", { "clip-path": `url(#${id})`, "aria-hidden": "true" });
     root.append(grid, plot, labels);
-    return { svg: root, sx, sy, plot, x0, x1, y0, y1 };
+    // drawn into the plot, in the data's coordinates: a polyline through [x, y] points, and a circle at (x, y)
+    const line = (points, cls) => plot.append(svg("path", { class: `pe-live__line ${cls}`,
+      d: path(points.map(([x, y]) => [sx(x), sy(y)])) }));
+    const marker = (x, y, cls, r = 3) => plot.append(svg("circle", { class: cls, cx: r2(sx(x)), cy: r2(sy(y)), r }));
+    return { svg: root, sx, sy, plot, x0, x1, y0, y1, line, marker };
   }
 
   // ---- the settings in the page's address: ?<kind>.<key>=<value>&… --------------------------------------------
