@@ -207,11 +207,12 @@ def term_violations(path: Path) -> list[str]:
 
 def link_text_violations(path: Path) -> list[str]:
     """Links whose target is in ``LINK_TEXT`` and whose text is not one of the allowed names."""
-    text = prose(path, code=True)
+    text = prose(path, code=True).split("\n")  # line by line: prose() empties the lines of code fences
     source = path.read_text(encoding="utf-8")
     found = []
     for m in _LINK.finditer(source):
-        if m.group(1) or not text[m.start() : m.start() + 1].strip():  # an image, or a link inside code or math
+        n, column = line_of(source, m.start()), m.start() - source.rfind("\n", 0, m.start()) - 1
+        if m.group(1) or not text[n - 1][column : column + 1].strip():  # an image, or a link inside code or math
             continue
         target = m.group(3)[1:-1].split()[0] if m.group(3)[1:-1].split() else ""
         for pattern, (allowed, name) in LINK_TEXT.items():
@@ -660,12 +661,14 @@ def test_link_texts_name_the_page(tmp_path: Path) -> None:
         "见[相对变换](relative.md)一页和[频率](glossary.md#frequency)；\n"
         "[线性相对变换](relative.md#rope)、[角频率](glossary.md#frequency)、[相对变换](glossary.md#relative-transform)、"
         "[原因](relative.md)都没问题。\n\n"
-        "```python\n# [相对变换](relative.md)\n```\n",
+        "```python\n# [相对变换](relative.md)\n```\n\n"
+        "代码块之后也一样：推导见[这里](relative.md#rope)。\n",
         encoding="utf-8",
     )
     assert link_text_violations(page) == [
         "line 3: [相对变换](relative.md) -> [线性相对变换](relative.md)",
         "line 3: [频率](glossary.md#frequency) -> [角频率](glossary.md#frequency)",
+        "line 10: [这里](relative.md#rope) -> [线性相对变换](relative.md)",
     ]
 
 
