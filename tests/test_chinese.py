@@ -1,7 +1,8 @@
 """The Chinese pages read as Chinese: no spaces from wrapped lines, no italics, curly quotes, one term per idea.
 
 The checks read the Markdown sources of ``docs/zh`` (a page's prose: outside code fences, code spans, math,
-link targets, HTML comments and tags). The term list is the glossary's Chinese column (``docs/zh/glossary.md``:
+link targets, HTML comments and tags; the term rules and the English check also read the comments of its Python
+blocks, which a translation writes in Chinese). The term list is the glossary's Chinese column (``docs/zh/glossary.md``:
 its headings and their "英文：" lines), read here at test time; ``AVOID`` holds the losing spellings of ideas
 that have one term on the site. Each check is a function of a page (and the glossary) returning its
 violations as "line N: …", so the same checks can be run on any copy of ``docs/zh``.
@@ -84,8 +85,10 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "检查理解": ("自测（the exercise label “Check your understanding”）", None),
     # a page of this site is 页 (本页、各页、X 一页); 章 is a real book's chapter only: 书中的一章、那一章
     r"本章|各章|(?<!书中的)(?<!那)[一两几]章|章节(?!号)": ("本页 / 各页 / X 一页（章: a real book's chapter）", None),
-    # moving k positions along the sequence: 移动 k 个位置 (not 挪 k 格 / 挪 k 步 / 平移 k 格)
-    r"挪|(?:移动|平移)[ \t]*(?:\d+|[一二两三四五六七八九十]+)?[ \t]*[格步](?!点)": ("移动 k 个位置", None),
+    # moving k positions along the sequence: 移动 k 个位置 (not 挪 k 格 / 挪 k 步 / 移动 k 格), and 移动 for the shift
+    # itself (平移 in any use: 平移 k 格, 平移到位, 平移后, 两个位置同时平移)
+    r"挪|平移(?:[ \t]*(?:\d+|[一二两三四五六七八九十]+)?[ \t]*[格步](?!点))?"
+    r"|移动[ \t]*(?:\d+|[一二两三四五六七八九十]+)?[ \t]*[格步](?!点)": ("移动、移动 k 个位置", None),
     # RoPE turns pairs of a head's components; 特征 stays only in 特征分解 / 特征值 / 特征向量 (eigen-)
     r"特征(?!分解|值|向量)": ("分量（一对分量：RoPE's pair of features）", None),
     # a column index is 第 j 列 (维度 alone, as in 128 个维度（列）, is fine); math shows here as blanks
@@ -94,6 +97,13 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "梯子": ("阶梯（等比的阶梯；一级 = one step）", None),
     # the width of one attention head, head_dim
     r"头维度|头的(?:宽度|维度)|每个头宽": ("头宽度（head_dim）", None),
+    # native readers H and I: a tensor's dtype is dtype (the number format itself: 浮点格式); RoPE's half pairing is
+    # the glossary's 前后两半配对; a frequency is high or low, and a column is a high- or low-frequency one (快慢 is
+    # for what turns: 转得最快的指针、转速)
+    "数据类型": ("dtype（说数值格式本身时用浮点格式）", None),
+    "对半": ("前后两半配对（RoPE's half pairing, the glossary's #rope-pairing）", None),
+    r"(?<!转得)最[快慢]的?(?:那个|一个)?频率(?!对)": ("最高的频率 / 最低的频率", None),
+    r"(?<!转得)最[快慢]的?[^，。；：、（）\n]{0,6}?列": ("频率最高的列 / 频率最低的列（转得最快：转速）", None),
 }
 
 # A link to a page or a glossary entry that names it uses one name: the target (a regular expression on the link's
@@ -150,6 +160,17 @@ def line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
+def comments(path: Path) -> str:
+    """The ``#`` comments of the page's Python blocks (the part of a block a translation writes in Chinese), each on
+    its line, everything else blank (line numbers kept)."""
+    lines = [""] * (path.read_text(encoding="utf-8").count("\n") + 1)
+    for fence in pages.read(path).fences:
+        if fence.looks_like_python:
+            for n, comment in pages.comments(fence.code):
+                lines[fence.line + n] = comment  # fence.line: the opening fence, 1-based
+    return "\n".join(lines)
+
+
 # --- the glossary: the term list ------------------------------------------------------------------------------
 
 
@@ -192,13 +213,17 @@ def _english_terms(term: Term) -> list[str]:
 
 
 def term_violations(path: Path) -> list[str]:
-    """Losing spellings (``AVOID``) in the page's prose, and ulp introduced as 末位单位（ulp）."""
+    """Losing spellings (``AVOID``) in the page's prose and in its code comments, and ulp introduced as
+    末位单位（ulp）."""
     found = []
     texts = {False: prose(path).replace("**", "  "), True: prose(path, code=True).replace("**", "  ")}
+    notes = comments(path)
     for bad, (good, _) in AVOID.items():
         text = texts["维度" in bad]  # d_model is often code: `d_model` 维度
         for m in re.finditer(bad, text):
             found.append(f"line {line_of(text, m.start())}: {m.group(0)!r} -> {good}")
+        for m in re.finditer(bad, notes):
+            found.append(f"line {line_of(notes, m.start())} (a comment): {m.group(0)!r} -> {good}")
     text = texts[False]
     if re.search(r"\bulp\b", text) and "末位单位" not in text:
         found.append("ulp is introduced as 末位单位（ulp）")
@@ -207,11 +232,12 @@ def term_violations(path: Path) -> list[str]:
 
 def link_text_violations(path: Path) -> list[str]:
     """Links whose target is in ``LINK_TEXT`` and whose text is not one of the allowed names."""
-    text = prose(path, code=True)
+    text = prose(path, code=True).split("\n")  # line by line: prose() empties the lines of code fences
     source = path.read_text(encoding="utf-8")
     found = []
     for m in _LINK.finditer(source):
-        if m.group(1) or not text[m.start() : m.start() + 1].strip():  # an image, or a link inside code or math
+        n, column = line_of(source, m.start()), m.start() - source.rfind("\n", 0, m.start()) - 1
+        if m.group(1) or not text[n - 1][column : column + 1].strip():  # an image, or a link inside code or math
             continue
         target = m.group(3)[1:-1].split()[0] if m.group(3)[1:-1].split() else ""
         for pattern, (allowed, name) in LINK_TEXT.items():
@@ -309,6 +335,22 @@ def english_violations(path: Path, terms: dict[str, Term]) -> list[str]:
             for m in re.finditer(pattern, text, flags=re.I):
                 found.append(f"line {line_of(text, m.start())}: {m.group(0)!r} -> {chinese} (glossary #{term.anchor})")
     return sorted(set(found), key=lambda s: (int(s.split(":")[0].split()[1]), s))
+
+
+# A comment left in English: no Chinese, and an English word that is not the shape notation the code pages share
+# with PyTorch's docs ((batch, heads, seq, head_dim)), a pragma (fmt: skip) or a function (exp, sin, cos), nor a name
+# with a digit or an underscore (float32, d_model).
+_NOTATION = {"batch", "heads", "seq", "fmt", "skip", "noqa", "exp", "sin", "cos", "row", "col"}
+
+
+def english_comment_violations(path: Path) -> list[str]:
+    """Python comments of a Chinese page still in English (“# a negative one would …” -> a Chinese comment)."""
+    found = []
+    for n, comment in enumerate(comments(path).split("\n"), 1):
+        words = {w for w in re.findall(r"(?<![\w.])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w.(])", comment) if len(w) >= 3}
+        if comment and not _HAN.search(comment) and words - _NOTATION:
+            found.append(f"line {n}: {comment!r}")
+    return found
 
 
 # --- the joiner (site_tools.finish.cjk): unit cases ------------------------------------------------------------------
@@ -617,7 +659,7 @@ def test_the_term_list_and_the_glossary_agree() -> None:
 )
 def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: str, caught: list[str]) -> None:
     page = tmp_path / "page.md"
-    code = "```python\nlogits = x.reshape(2, -1)  # 表针 logit 慢十倍\n```\n"
+    code = '```python\nlogits = x.reshape(2, -1)\nlabel = "表针 logit 慢十倍"  # 字符串是代码\n```\n'
     page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
     assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
 
@@ -647,8 +689,59 @@ def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: s
 )
 def test_the_issue_35_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
     page = tmp_path / "page.md"
-    page.write_text(f"# 标题\n\n{line}\n\n```python\n# 挪 k 格 本章 特征 梯子 头维度\n```\n", encoding="utf-8")
+    page.write_text(f"# 标题\n\n{line}\n\n```python\nx = '挪 k 格 本章 特征 梯子 头维度'\n```\n", encoding="utf-8")
     assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+
+
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        # 平移 in any use; moving k positions is 移动 k 个位置
+        ("平移到位，平移后，两个位置同时平移，平移 5 格", ["平移", "平移", "平移", "平移 5 格"]),
+        ("移动到位，移动 $k$ 个位置后，两个位置同时移动", []),
+        # dtype; a frequency is high or low, a column high- or low-frequency; what turns may turn fastest
+        ("设备、数据类型与检查点", ["数据类型"]),
+        ("设备、dtype 与检查点；float32 这种浮点格式", []),
+        ("相邻配对和对半配对", ["对半"]),
+        ("相邻配对和前后两半配对", []),
+        ("它决定了最慢的那个频率，最快频率是 1", ["最慢的那个频率", "最快频率"]),
+        (
+            "最快的一列、最慢的正弦列、最快和最慢的列、最慢的第 510 列",
+            ["最快的一列", "最慢的正弦列", "最快和最慢的列", "最慢的第 510 列"],
+        ),
+        ("它决定了最低的频率；频率最高的一列；转得最快的 $\\sin p$ 这一列；最慢的一对", []),
+    ],
+)
+def test_the_readers_h_and_i_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
+    page = tmp_path / "page.md"
+    code = "```python\nx = '平移 数据类型 对半 最慢的频率 最快的一列'\n```\n"
+    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
+    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+
+
+def test_comments_are_checked_and_code_is_not(tmp_path: Path) -> None:
+    """A Python block's comments are Chinese text: the term rules read them, and a comment left in English is
+    flagged; the code (names, strings) and shape notation, names and pragmas in comments are not."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# 标题\n\n"
+        "正文。\n\n"
+        '??? note "验证"\n'
+        "    ```python\n"
+        "    x = '平移 # 表针'  # 两个位置同时平移\n"
+        "    y = x.reshape(2, -1)  # (batch, seq, d_model)\n"
+        "    z = 1  # float32 fmt: skip\n"
+        "    # a negative one would turn cos and sin around\n"
+        "    w = 2  # NumPy integers\n"
+        "    # 取负值会让 cos 和 sin 同时反号\n"
+        "    ```\n",
+        encoding="utf-8",
+    )
+    assert [v.split(" -> ")[0] for v in term_violations(page)] == ["line 7 (a comment): '平移'"]
+    assert english_comment_violations(page) == [
+        "line 10: '# a negative one would turn cos and sin around'",
+        "line 11: '# NumPy integers'",
+    ]
 
 
 def test_link_texts_name_the_page(tmp_path: Path) -> None:
@@ -660,12 +753,14 @@ def test_link_texts_name_the_page(tmp_path: Path) -> None:
         "见[相对变换](relative.md)一页和[频率](glossary.md#frequency)；\n"
         "[线性相对变换](relative.md#rope)、[角频率](glossary.md#frequency)、[相对变换](glossary.md#relative-transform)、"
         "[原因](relative.md)都没问题。\n\n"
-        "```python\n# [相对变换](relative.md)\n```\n",
+        "```python\n# [相对变换](relative.md)\n```\n\n"
+        "代码块之后也一样：推导见[这里](relative.md#rope)。\n",
         encoding="utf-8",
     )
     assert link_text_violations(page) == [
         "line 3: [相对变换](relative.md) -> [线性相对变换](relative.md)",
         "line 3: [频率](glossary.md#frequency) -> [角频率](glossary.md#frequency)",
+        "line 10: [这里](relative.md#rope) -> [线性相对变换](relative.md)",
     ]
 
 
@@ -678,7 +773,7 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
         "论文“Attention Is All You Need”说，each position gets its own vector。\n"
         "词元（token）、书中的一章、素材、宽度 $d_{model}$、95%、《Attention Is All You Need》都没问题。\n"
         "用 positional encoding 的说法不对。\n\n"
-        "```python\n# 书稿 95 % “Attention Is All You Need” in a code block is code\n```\n",
+        "```python\ntitle = '书稿'  # 95 % “Attention Is All You Need” in a code block is code\n```\n",
         encoding="utf-8",
     )
     terms = glossary()
@@ -767,6 +862,13 @@ def test_percentages_have_no_space(path: Path) -> None:
 def test_titles_are_in_book_title_marks(path: Path) -> None:
     found = title_violations(path, known_titles())
     assert found == [], f"{path.name}: titles in 《》, quotations in “”:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_no_english_left_in_code_comments(path: Path) -> None:
+    """A Chinese page's code is the English page's, its comments are Chinese."""
+    found = english_comment_violations(path)
+    assert found == [], f"{path.name}: translate these comments (the code stays as it is):\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

@@ -673,6 +673,22 @@ def notebook_code_cells(path: Path) -> list[str]:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
+def _comment_columns(code: str) -> dict[int, int]:
+    """0-based line within Python ``code`` -> the column where its ``#`` comment starts (a ``#`` inside a string
+    literal is not one); code that does not tokenize is read line by line (a ``#`` at the start or after a space)."""
+    import tokenize
+
+    try:
+        return {
+            t.start[0] - 1: t.start[1]
+            for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type == tokenize.COMMENT
+        }
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        found = (re.search(r"(?:^|\s)(#.*)$", line) for line in code.split("\n"))
+        return {n: m.start(1) for n, m in enumerate(found) if m}
+
+
 def code_lines(code: str) -> list[tuple[int, str]]:
     """(0-based line within ``code``, the line without its ``#`` comment and trailing space) of every line that
     holds code: comments and blank lines dropped, a ``#`` inside a string literal kept.
@@ -680,24 +696,24 @@ def code_lines(code: str) -> list[tuple[int, str]]:
     >>> code_lines("x = 1  # one\\n\\n# a note\\ns = '#' # two")
     [(0, 'x = 1'), (3, "s = '#'")]
     """
-    import tokenize
-
-    lines = code.split("\n")
-    try:
-        comments = {
-            t.start[0] - 1: t.start[1]
-            for t in tokenize.generate_tokens(io.StringIO(code).readline)
-            if t.type == tokenize.COMMENT
-        }
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        lines = [re.sub(r"\s+#.*$|^\s*#.*$", "", line) for line in lines]
-        comments = {}
+    comments = _comment_columns(code)
     out = []
-    for n, line in enumerate(lines):
+    for n, line in enumerate(code.split("\n")):
         text = line[: comments[n]] if n in comments else line
         if text.strip():
             out.append((n, text.rstrip()))
     return out
+
+
+def comments(code: str) -> list[tuple[int, str]]:
+    """(0-based line within Python ``code``, its ``#`` comment as written) of every line that has one: what a
+    translation may change (:func:`code_lines` is the rest).
+
+    >>> comments("x = 1  # one\\n\\n# a note\\ns = '#' # two")
+    [(0, '# one'), (2, '# a note'), (3, '# two')]
+    """
+    lines = code.split("\n")
+    return [(n, lines[n][column:].rstrip()) for n, column in sorted(_comment_columns(code).items())]
 
 
 def files(lang: str | Path) -> dict[str, Path]:
