@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from site_tools import finish, pages, versions
-from site_tools.build import engine
 from site_tools.finish import cjk, dom
 
 ZH_FORMULA = pages.DOCS / "zh" / "formula.md"
@@ -33,17 +32,9 @@ def finisher() -> finish.Finisher:
 
 
 def python_markdown(source: Path, without: str = "") -> str:
-    """The page rendered by Python-Markdown with the site's extensions (mkdocs.yml; not ``without``), in a bare HTML
-    document."""
-    import markdown
-
-    extensions, configs = [], {}
-    for entry in engine.raw_config("en")["markdown_extensions"]:
-        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
-        if name != without:
-            extensions.append(name)
-            configs[name] = options or {}
-    body = markdown.markdown(pages.read(source).body, extensions=extensions, extension_configs=configs)
+    """The page rendered by Python-Markdown with the site's extensions (``pages.render``; not ``without``), in a bare
+    HTML document."""
+    body = pages.render(source, without=without)
     head = '<link rel="alternate" href="../" hreflang="en"><link rel="alternate" href="./" hreflang="zh">'
     return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
 

@@ -48,6 +48,35 @@ def test_model_agrees_with_pytest_codeblocks_and_mkdocs(path: Path) -> None:
     assert dict(page.meta) == meta and page.body == body
 
 
+@pytest.mark.parametrize("path", MD_PAGES, ids=_id)
+def test_links_name_pages_and_anchors_that_exist(path: Path) -> None:
+    """What the strict build refuses (a link to a missing page or anchor), found from the sources in a second, so
+    that ``make check`` finds it too (``pages.link_problems``)."""
+    problems = pages.link_problems(path)
+    assert problems == [], "\n".join(problems)
+
+
+def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) -> None:
+    """A missing anchor (a Chinese heading's is its own text, not the English one), a missing page, and links the
+    build does not check from the sources (another site, a figure, an API page's anchors) left alone."""
+    docs = tmp_path / "zh"
+    docs.mkdir()
+    (docs / "a.md").write_text("# 甲\n\n## 练习\n\n正文。\n", encoding="utf-8")
+    (docs / "api.md").write_text("# API\n\n::: pe_docs.sinusoidal_table\n", encoding="utf-8")
+    (docs / "b.md").write_text(
+        "# 乙\n\n见[练习](a.md#exercises)。\n\n见[别处](c.md)、[本页](#乙)、[练习](a.md#练习)。\n\n"
+        "[外站](https://example.org/x.md#y)、[图](figures/x.light.svg)、[API](api.md#pe_docs.sinusoidal_table)。\n",
+        encoding="utf-8",
+    )
+    problems = pages.link_problems(docs / "b.md")
+    assert len(problems) == 2, problems
+    assert problems[0].endswith(
+        ":3: the link 'a.md#exercises': " + pages.rel(docs / "a.md") + " has no anchor"
+        " 'exercises' (the anchors it has: 甲, 练习)"
+    ), problems[0]
+    assert ":5: the link 'c.md' names 'c.md', which is not a page in " in problems[1], problems[1]
+
+
 @pytest.mark.parametrize("name", pages.page_names())
 def test_both_languages_have_the_page_and_the_same_code(name: str) -> None:
     problems = pages.parity_problems_of(name)

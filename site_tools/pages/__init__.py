@@ -927,6 +927,73 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     return problems
 
 
+def render(path: Path, without: str = "") -> str:
+    """The body of page ``path`` (``docs/<lang>/<name>.md``) as Python-Markdown renders it with the extensions of its
+    language's config (``markdown_extensions``; not ``without``): the HTML MkDocs puts in the page's article, before
+    the plugins and the theme."""
+    import markdown
+
+    from site_tools.build import engine
+
+    extensions, configs = [], {}
+    for entry in engine.raw_config(Path(path).parent.name)["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        if name != without:
+            extensions.append(name)
+            configs[name] = options or {}
+    return markdown.markdown(read(Path(path)).body, extensions=extensions, extension_configs=configs)
+
+
+def _anchors(path: Path) -> frozenset[str] | None:
+    """Every ``id`` in page ``path`` as rendered (:func:`render`), or None where a plugin makes anchors the
+    Markdown does not have (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build."""
+    return _anchors_of(path, path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _anchors_of(path: Path, _mtime: int) -> frozenset[str] | None:
+    from site_tools.finish import dom
+
+    if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
+        return None
+    return frozenset(node.attributes["id"] or "" for node in dom.parse_fragment(render(path)).css("[id]"))
+
+
+def link_problems(path: Path) -> list[str]:
+    """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
+    building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
+    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
+    from urllib.parse import unquote, urlsplit
+
+    from site_tools.finish import dom
+
+    path = Path(path)
+    docs = path.parent.resolve()
+    source = path.read_text(encoding="utf-8").splitlines()
+    problems = []
+    for node in dom.parse_fragment(render(path)).css("a[href]"):
+        href = node.attributes["href"] or ""
+        url = urlsplit(href)
+        if url.scheme or url.netloc or href.startswith("/"):
+            continue  # another site, or an absolute path: MkDocs leaves them (absolute_links: warn) to a test
+        target = (path.parent / unquote(url.path)).resolve() if url.path else path.resolve()
+        line = next((k for k, text in enumerate(source, start=1) if f"]({href}" in text or href in text), 0)
+        where = f"{rel(path)}:{line}"
+        if url.path and not url.path.endswith((".md", ".ipynb")):
+            continue  # a file beside the pages (a figure, a download): not a page link
+        if not target.is_file() or not target.is_relative_to(docs):
+            problems.append(f"{where}: the link {href!r} names {url.path!r}, which is not a page in {rel(docs)}/")
+            continue
+        anchors = _anchors(target) if url.fragment else None
+        if anchors is not None and unquote(url.fragment) not in anchors:
+            near = sorted(a for a in anchors if not re.fullmatch(r"__codelineno-.*|_\d+|fn.*|fnref.*", a))
+            problems.append(
+                f"{where}: the link {href!r}: {rel(target)} has no anchor {unquote(url.fragment)!r}"
+                f" (the anchors it has: {', '.join(near[:12])}{', …' if len(near) > 12 else ''})"
+            )
+    return problems
+
+
 def _same_section(
     theirs: dict[str, tuple[str, ...]], mine: dict[str, tuple[str, ...]], sections: tuple[str, ...]
 ) -> str:

@@ -8,9 +8,11 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
   python fence runs as shown, no skip marks);
 - parity: the page exists in both languages with the same code (a differing block shown as a diff whose lines name
   their file and line in both languages), and both navs list it (``site_tools.pages.nav_problems_of``);
-- verified prose (``site_tools.pages.stated_numbers``): every stated number asserted on the page, both languages stating
-the   same numbers, and every stated number's change noticed;
+- verified prose (``site_tools.pages.stated_numbers``): every stated number asserted on the page, both languages
+  stating the same numbers, and every stated number's change noticed;
 - assertions that cannot fail (``site_tools.pages.asserts``);
+- its links: every page and anchor they name exists (``site_tools.pages.link_problems``: what the strict build
+  refuses, found from the sources);
 - the Chinese page's style (``tests/test_chinese.py``);
 - each library of ``checked_against`` backed by a test of the upstream tier that names the page
   (``site_tools.versions.backing``);
@@ -18,7 +20,7 @@ the   same numbers, and every stated number's change noticed;
   path: the paths other x86 CPUs take), reused from the cache when nothing they depend on changed.
 
 A failure names the page, the line and, for numbers, the number, as in ``make test``. What needs the built site
-(links, anchors, the print page, the browser) is left to ``make test``; after ``make site``,
+(the print page, the browser, the API pages' anchors) is left to ``make test``; after ``make site``,
 ``python -m site_tools.pages.check <slug> --site-dir site`` adds the tests that read the built pages (further arguments
 go to pytest).
 """
