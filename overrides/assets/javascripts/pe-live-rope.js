@@ -1,6 +1,6 @@
 // RoPE, live (relative; pe-live.js has the frame): head width, base, pairing, a query position m and a key position
 // n. It draws four of the pairs after RoPE has turned them (query by m·w_i, key by n·w_i, counter-clockwise with
-// the pair's first feature across), the angle of every pair, and the score q·κ as a function of the offset n − m.
+// the pair's first feature across), the angle of every pair, and the score q·k as a function of the offset n − m.
 // "Shift both" adds the same number to m and n: every pair turns, the score does not (it is checked at every shift
 // from 0 to 1000). The rotation is peDocs.ropeRotate (≙ pe_docs.rope_rotate, float64).
 (function () {
@@ -66,7 +66,7 @@
       shift: "shift both by",
       pairs: "Four pairs after RoPE: query (blue) turned by m·wᵢ, key (orange) by n·wᵢ",
       angles: "How far RoPE turns each pair (degrees, counter-clockwise: RoPE's own convention)",
-      scores: "Score q·κ after RoPE against the offset n − m",
+      scores: "Score q·k after RoPE against the offset n − m",
       query: "query",
       key: "key",
       noRope: "without RoPE",
@@ -80,7 +80,7 @@
       anglesLabel: (h, m, n) => `Angles of the ${h} pairs of the query at ${m} and the key at ${n}, in degrees.`,
       scoresLabel: (lo, hi, k, s) => `Score against the offset from ${lo} to ${hi}; at the offset ${k} it is ${s}.`,
       summary: (s) => `Query at m = ${s.m}, key at n = ${s.n} (offset n − m = ${s.k}). `
-        + `Score q·κ after RoPE: ${s.score}; `
+        + `Score q·k after RoPE: ${s.score}; `
         + `without RoPE: ${s.plain}. Shifting both positions by 0, 1, …, ${SHIFTS} turns every pair, but the score `
         + `stays ${s.score} (largest change ${s.change}).`,
     },
@@ -98,7 +98,7 @@
       shift: "两个位置同时移动",
       pairs: "RoPE 之后的四个对：查询（蓝）转过 m·wᵢ，键（橙）转过 n·wᵢ",
       angles: "RoPE 把每一对转过的角度（度，逆时针：RoPE 自己的约定）",
-      scores: "RoPE 之后的分数 q·κ 随偏移 n − m 的变化",
+      scores: "RoPE 之后的分数 q·k 随偏移 n − m 的变化",
       query: "查询",
       key: "键",
       noRope: "不加 RoPE",
@@ -111,7 +111,7 @@
       pairLabel: (i, a, b, x) => `第 ${i} 对（特征 ${a} 和 ${b}）：转动后的查询和键，相差 ${x} 度。`,
       anglesLabel: (h, m, n) => `位置 ${m} 的查询和位置 ${n} 的键在 ${h} 个对上转过的角度（度）。`,
       scoresLabel: (lo, hi, k, s) => `分数随偏移的变化，偏移从 ${lo} 到 ${hi}；偏移为 ${k} 时分数是 ${s}。`,
-      summary: (s) => `查询在 m = ${s.m}，键在 n = ${s.n}（偏移 n − m = ${s.k}）。RoPE 之后的分数 q·κ 为 ${s.score}；`
+      summary: (s) => `查询在 m = ${s.m}，键在 n = ${s.n}（偏移 n − m = ${s.k}）。RoPE 之后的分数 q·k 为 ${s.score}；`
         + `不加 RoPE 为 ${s.plain}。把两个位置同时移动 0、1、…、${SHIFTS}，每一对都在转，分数却一直是 ${s.score}`
         + `（最大变化 ${s.change}）。`,
     },
@@ -223,7 +223,7 @@
     ctx.views.replaceChildren(
       figure(t.pairs, null, faces),
       figure(t.angles, [[t.query, 0, "pe-live__swatch--dot"], [t.key, 1, "pe-live__swatch--dot"]], a.svg),
-      figure(t.scores, [["q·κ", 0], [t.noRope, "grey", "pe-live__swatch--dashed"]], b.svg),
+      figure(t.scores, [["q·k", 0], [t.noRope, "grey", "pe-live__swatch--dashed"]], b.svg),
     );
     return t.summary({ m: s.m, n: s.n, k: s.n - s.m, score: fmt(s.score, 6), plain: fmt(s.plain, 6),
       change: fmt(s.change, 2) });
