@@ -84,7 +84,10 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     # issue 35 (the Chinese at 9): the exercise label, a site page, and one term each for ideas that had several
     "检查理解": ("自测（the exercise label “Check your understanding”）", None),
     # a page of this site is 页 (本页、各页、X 一页); 章 is a real book's chapter only: 书中的一章、那一章
-    r"本章|各章|(?<!书中的)(?<!那)[一两几]章|章节(?!号)": ("本页 / 各页 / X 一页（章: a real book's chapter）", None),
+    r"本章|各章|(?<!书中的)(?<!那)[一两几]章|章节": (
+        "本页 / 各页 / X 一页；a cited work's section number is 节号（章: a real book's chapter）",
+        None,
+    ),
     # moving k positions along the sequence: 移动 k 个位置 (not 挪 k 格 / 挪 k 步 / 移动 k 格), and 移动 for the shift
     # itself (平移 in any use: 平移 k 格, 平移到位, 平移后, 两个位置同时平移)
     r"挪|平移(?:[ \t]*(?:\d+|[一二两三四五六七八九十]+)?[ \t]*[格步](?!点))?"
@@ -104,6 +107,12 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "对半": ("前后两半配对（RoPE's half pairing, the glossary's #rope-pairing）", None),
     r"(?<!转得)最[快慢]的?(?:那个|一个)?频率(?!对)": ("最高的频率 / 最低的频率", None),
     r"(?<!转得)最[快慢]的?[^，。；：、（）\n]{0,6}?列": ("频率最高的列 / 频率最低的列（转得最快：转速）", None),
+    # native readers J and K: a pair is high or low in frequency too; one spelling each for hidden states (zh.d2l.ai's),
+    # permutation equivariance (the glossary's heading) and image patches
+    r"(?<!转得)最[快慢]的?(?:那|这)?[一两几]对": ("频率最高的一对 / 频率最低的一对（转得最快的那一对：转速）", None),
+    "隐藏状态": ("隐状态（hidden state，zh.d2l.ai 的写法）", None),
+    "置换等变性": ("置换等变（permutation equivariance）", ("permutation-equivariance", "置换等变")),
+    "图像图块": ("图块（patch）", None),
 }
 
 # A link to a page or a glossary entry that names it uses one name: the target (a regular expression on the link's
@@ -671,7 +680,7 @@ def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: s
         ("1. **检查理解**。先别运行代码", ["检查理解"]),
         ("1. **自测**。先别运行代码", []),
         ("本章的几种方案，[波长](wavelength.md)一章，各章，讲这一点的章节", ["本章", "一章", "各章", "章节"]),
-        ("本页的几种方案，[波长](wavelength.md)一页，书中的一章，那一章，章节号", []),
+        ("本页的几种方案，[波长](wavelength.md)一页，书中的一章，那一章，节号", []),
         # moving k positions
         ("把编码往后挪 $k$ 格，再平移 5 格，移动三步", ["挪", "平移 5 格", "移动三步"]),
         ("把编码往后移动 $k$ 个位置，落在频率格点上", []),
@@ -709,12 +718,30 @@ def test_the_issue_35_bans_catch_what_they_say(tmp_path: Path, line: str, caught
             "最快的一列、最慢的正弦列、最快和最慢的列、最慢的第 510 列",
             ["最快的一列", "最慢的正弦列", "最快和最慢的列", "最慢的第 510 列"],
         ),
-        ("它决定了最低的频率；频率最高的一列；转得最快的 $\\sin p$ 这一列；最慢的一对", []),
+        ("它决定了最低的频率；频率最高的一列；转得最快的 $\\sin p$ 这一列", []),
     ],
 )
 def test_the_readers_h_and_i_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
     page = tmp_path / "page.md"
     code = "```python\nx = '平移 数据类型 对半 最慢的频率 最快的一列'\n```\n"
+    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
+    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+
+
+@pytest.mark.parametrize(
+    ("line", "caught"),
+    [
+        # a pair is high or low in frequency; what turns may turn fastest
+        ("最慢的一对、最快的那一对、最慢的两对", ["最慢的一对", "最快的那一对", "最慢的两对"]),
+        ("频率最低的一对、频率最高的那一对、转得最快的那一对", []),
+        # one spelling each: hidden states, permutation equivariance, image patches; a section number is 节号
+        ("隐藏状态，置换等变性，图像图块网格，章节号", ["章节", "隐藏状态", "置换等变性", "图像图块"]),
+        ("隐状态，置换等变，图块（patch）网格，节号", []),
+    ],
+)
+def test_the_readers_j_and_k_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
+    page = tmp_path / "page.md"
+    code = "```python\nx = '最慢的一对 隐藏状态 置换等变性 图像图块 章节号'\n```\n"
     page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
     assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
 
