@@ -630,6 +630,40 @@ def test_one_term_per_idea(path: Path) -> None:
     assert found == [], f"{path.name}:\n" + "\n".join(found)
 
 
+EXPLORERS = sorted((pages.ROOT / "overrides" / "assets" / "javascripts").glob("*.js"))
+_JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def explorer_chinese(path: Path) -> str:
+    """The Chinese strings of an explorer's script (its labels, titles and messages in ``zh``), each on its line,
+    everything else blank: what a reader of a Chinese page sees in the live figures."""
+    source = path.read_text(encoding="utf-8")
+    lines = [""] * (source.count("\n") + 1)
+    for m in _JS_STRING.finditer(source):
+        if re.search(CJK, m.group(0)):
+            first = line_of(source, m.start()) - 1
+            for k, part in enumerate(m.group(0).split("\n")):
+                lines[first + k] += " " + part
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("path", EXPLORERS, ids=lambda p: p.name)
+def test_explorers_use_the_terms_of_the_pages(path: Path) -> None:
+    """The live figures' Chinese labels follow the same term rules (``AVOID``) as the pages around them."""
+    text = explorer_chinese(path)
+    found = [
+        f"{pages.rel(path)}:{line_of(text, m.start())}: {m.group(0)!r} -> {good}"
+        for bad, (good, _) in AVOID.items()
+        for m in re.finditer(bad, text)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_explorer_strings_are_read() -> None:
+    text = explorer_chinese(pages.ROOT / "overrides" / "assets" / "javascripts" / "pe-live-rope.js")
+    assert "前后两半配对" in text and "两个位置同时移动" in text and "pairing.half" not in text
+
+
 def test_the_term_list_and_the_glossary_agree() -> None:
     """The glossary (the term list) is read whole, and where a banned spelling's idea has an entry, the entry's
     heading uses the winning term; no heading uses a banned spelling."""

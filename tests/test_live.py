@@ -561,7 +561,7 @@ LABELS = {
         "columns": "columns to plot (1 to 3)",
     },
     "zh": {
-        "d_model": "维度 d_model（偶数）",
+        "d_model": "宽度 d_model（偶数）",
         "base": "底数 base",
         "max_len": "位置数 max_len",
         "position": "查看的位置 p",

@@ -227,7 +227,7 @@
         + `${s.scaling}${s.scaling !== "1" ? ` (scores × ${s.squared})` : ""}.`,
     },
     zh: {
-      head_dim: "头维度 head_dim（偶数）",
+      head_dim: "头宽度 head_dim（偶数）",
       base: "底数 base（rope_theta）",
       original: "训练长度 L",
       target: "目标长度",
@@ -250,19 +250,19 @@
       trained: "训练时",
       scaled: "处理之后",
       target_: "读到目标长度时",
-      beyond: "超出原梯子上位置 L 的角度",
+      beyond: "超出原阶梯上位置 L 的角度",
       oneTurn: "一圈",
       slowBand: "波长比 L 长",
       pairAxis: "第 i 对",
       frequencyAxis: "w_i（弧度/位置）",
       turnsAxis: "圈数",
       frequenciesLabel: (h, a, b) => `${h} 个对的频率：处理之后从 ${a} 到 ${b}。`,
-      anglesLabel: (n, list) => `每一对在训练长度和目标长度上达到的最大角度；${n} 个对超出原梯子上位置 L 的角度`
+      anglesLabel: (n, list) => `每一对在训练长度和目标长度上达到的最大角度；${n} 个对超出原阶梯上位置 L 的角度`
         + `${n ? `：${list}` : ""}。`,
       summary: (s) => `${s.h} 个对里有 ${s.slow} 个在训练的 ${s.L} 个位置内转不满一圈`
         + `${s.slow ? `（第 ${s.slowList} 对）` : ""}。${s.name}，读 ${s.T} 个位置：`
-        + (s.beyond ? `${s.beyond} 个对会转到这样的角度：在原梯子上，只有 L 之后的位置才转得到（第 ${s.beyondList} 对）；`
-          + `第 ${s.worst} 对一直转到原梯子上第 ${s.worstAt} 个位置的角度。` : "没有哪一对转到原梯子上 L 之后的位置才有的角度。")
+        + (s.beyond ? `${s.beyond} 个对会转到这样的角度：在原阶梯上，只有 L 之后的位置才转得到（第 ${s.beyondList} 对）；`
+          + `第 ${s.worst} 对一直转到原阶梯上第 ${s.worstAt} 个位置的角度。` : "没有哪一对转到原阶梯上 L 之后的位置才有的角度。")
         + `第 0 对的频率乘以 ${s.first}，第 ${s.h - 1} 对乘以 ${s.last}。注意力缩放系数 ${s.scaling}`
         + `${s.scaling !== "1" ? `（分数乘以 ${s.squared}）` : ""}。`,
     },
