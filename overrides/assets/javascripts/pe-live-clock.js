@@ -45,7 +45,7 @@
     zh: {
       position: "位置 p",
       offset: "偏移 k",
-      rate: "速度（每秒几个位置）",
+      rate: "播放速度（每秒几个位置）",
       play: "播放",
       pause: "暂停",
       all: (p) => `位置 ${p}`,

@@ -96,7 +96,7 @@
       m: "查询位置 m",
       n: "键位置 n",
       shift: "两个位置同时移动",
-      pairs: "RoPE 之后的四个对：查询（蓝）转过 m·wᵢ，键（橙）转过 n·wᵢ",
+      pairs: "RoPE 转动后的其中四对：查询（蓝）转过 m·wᵢ，键（橙）转过 n·wᵢ",
       angles: "RoPE 把每一对转过的角度（度，逆时针：RoPE 自己的约定）",
       scores: "RoPE 之后的分数 q·k 随偏移 n − m 的变化",
       query: "查询",
@@ -109,7 +109,7 @@
       offsetAxis: "偏移 n − m",
       scoreAxis: "分数",
       pairLabel: (i, a, b, x) => `第 ${i} 对（分量 ${a} 和 ${b}）：转动后的查询和键，相差 ${x} 度。`,
-      anglesLabel: (h, m, n) => `位置 ${m} 的查询和位置 ${n} 的键在 ${h} 个对上转过的角度（度）。`,
+      anglesLabel: (h, m, n) => `位置 ${m} 的查询和位置 ${n} 的键在全部 ${h} 对上转过的角度（度）。`,
       scoresLabel: (lo, hi, k, s) => `分数随偏移的变化，偏移从 ${lo} 到 ${hi}；偏移为 ${k} 时分数是 ${s}。`,
       summary: (s) => `查询在 m = ${s.m}，键在 n = ${s.n}（偏移 n − m = ${s.k}）。RoPE 之后的分数 q·k 为 ${s.score}；`
         + `不加 RoPE 为 ${s.plain}。把两个位置同时移动 0、1、…、${SHIFTS}，每一对都在转，分数却一直是 ${s.score}`

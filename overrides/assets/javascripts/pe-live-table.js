@@ -99,7 +99,7 @@
       dotsLabel: (p, lo, hi) => `PE[${p}]·PE[${p}+k]，k 从 ${lo} 到 ${hi}。`,
       summary: (s) => `${s.n} × ${s.d} 的编码表，底数 ${s.base}。`
         + (s.h === 1 ? `只有一对，波长 ${s.lo} 个位置。`
-          : `${s.h} 个波长，从 ${s.lo} 到 ${s.hi} 个位置，相邻两个之比为 ${s.ratio}。`)
+          : `${s.h} 个波长，从 ${s.lo} 到 ${s.hi} 个位置，后一个与前一个之比为 ${s.ratio}。`)
         + `第 ${s.p} 行：[${s.row}]。`
         + (s.dot === null ? "" : `PE[p]·PE[p${s.sign}1] = ${s.dot}（余弦相似度 ${s.cos}）。`),
     },
