@@ -683,6 +683,14 @@ def test_the_term_list_and_the_glossary_agree() -> None:
     assert found == [], "\n".join(found)
 
 
+def caught_on(tmp_path: Path, line: str, code: str) -> list[str]:
+    """The losing spellings ``term_violations`` reports on a page of one prose ``line`` and one Python block holding
+    ``code`` (whose banned words must be spared)."""
+    page = tmp_path / "page.md"
+    page.write_text(f"# 标题\n\n{line}\n\n```python\n{code}\n```\n", encoding="utf-8")
+    return [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)]
+
+
 @pytest.mark.parametrize(
     ("line", "caught"),
     [
@@ -701,10 +709,8 @@ def test_the_term_list_and_the_glossary_agree() -> None:
     ],
 )
 def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: str, caught: list[str]) -> None:
-    page = tmp_path / "page.md"
-    code = '```python\nlogits = x.reshape(2, -1)\nlabel = "表针 logit 慢十倍"  # 字符串是代码\n```\n'
-    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
-    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+    code = 'logits = x.reshape(2, -1)\nlabel = "表针 logit 慢十倍"  # 字符串是代码'
+    assert caught_on(tmp_path, line, code) == caught
 
 
 @pytest.mark.parametrize(
@@ -731,9 +737,7 @@ def test_the_zh_reread_bans_catch_calques_and_spare_code(tmp_path: Path, line: s
     ],
 )
 def test_the_issue_35_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
-    page = tmp_path / "page.md"
-    page.write_text(f"# 标题\n\n{line}\n\n```python\nx = '挪 k 格 本章 特征 梯子 头维度'\n```\n", encoding="utf-8")
-    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+    assert caught_on(tmp_path, line, "x = '挪 k 格 本章 特征 梯子 头维度'") == caught
 
 
 @pytest.mark.parametrize(
@@ -756,10 +760,7 @@ def test_the_issue_35_bans_catch_what_they_say(tmp_path: Path, line: str, caught
     ],
 )
 def test_the_readers_h_and_i_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
-    page = tmp_path / "page.md"
-    code = "```python\nx = '平移 数据类型 对半 最慢的频率 最快的一列'\n```\n"
-    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
-    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+    assert caught_on(tmp_path, line, "x = '平移 数据类型 对半 最慢的频率 最快的一列'") == caught
 
 
 @pytest.mark.parametrize(
@@ -774,10 +775,7 @@ def test_the_readers_h_and_i_bans_catch_what_they_say(tmp_path: Path, line: str,
     ],
 )
 def test_the_readers_j_and_k_bans_catch_what_they_say(tmp_path: Path, line: str, caught: list[str]) -> None:
-    page = tmp_path / "page.md"
-    code = "```python\nx = '最慢的一对 隐藏状态 置换等变性 图像图块 章节号'\n```\n"
-    page.write_text(f"# 标题\n\n{line}\n\n{code}", encoding="utf-8")
-    assert [v.split(" -> ")[0].split(": ", 1)[1].strip("'") for v in term_violations(page)] == caught
+    assert caught_on(tmp_path, line, "x = '最慢的一对 隐藏状态 置换等变性 图像图块 章节号'") == caught
 
 
 def test_comments_are_checked_and_code_is_not(tmp_path: Path) -> None:

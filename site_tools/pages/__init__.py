@@ -944,19 +944,31 @@ def render(path: Path, without: str = "") -> str:
     return markdown.markdown(read(Path(path)).body, extensions=extensions, extension_configs=configs)
 
 
-def _anchors(path: Path) -> frozenset[str] | None:
-    """Every ``id`` in page ``path`` as rendered (:func:`render`), or None where a plugin makes anchors the
-    Markdown does not have (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build."""
-    return _anchors_of(path, path.stat().st_mtime_ns)
+def _rendered(path: Path) -> Any:
+    """Page ``path`` rendered (:func:`render`) and parsed, once per version of the file: a page is read as a source
+    of links and again as the target of its own and other pages' anchors."""
+    return _rendered_version(path.resolve(), path.stat().st_mtime_ns)
 
 
 @functools.cache
-def _anchors_of(path: Path, _mtime: int) -> frozenset[str] | None:
+def _rendered_version(path: Path, _mtime: int) -> Any:
     from site_tools.finish import dom
 
+    return dom.parse_fragment(render(path))
+
+
+def _anchors(path: Path) -> frozenset[str] | None:
+    """Every ``id`` in page ``path`` as rendered, or None where a plugin makes anchors the Markdown does not have
+    (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build. Once per version of the
+    file, as :func:`_rendered`."""
+    return _anchors_version(path.resolve(), path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _anchors_version(path: Path, _mtime: int) -> frozenset[str] | None:
     if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
         return None
-    return frozenset(node.attributes["id"] or "" for node in dom.parse_fragment(render(path)).css("[id]"))
+    return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
 
 
 def link_problems(path: Path) -> list[str]:
@@ -965,13 +977,11 @@ def link_problems(path: Path) -> list[str]:
     MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
     from urllib.parse import unquote, urlsplit
 
-    from site_tools.finish import dom
-
     path = Path(path)
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()
     problems = []
-    for node in dom.parse_fragment(render(path)).css("a[href]"):
+    for node in _rendered(path).css("a[href]"):
         href = node.attributes["href"] or ""
         url = urlsplit(href)
         if url.scheme or url.netloc or href.startswith("/"):

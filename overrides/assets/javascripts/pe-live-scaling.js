@@ -333,14 +333,13 @@
 
   function render(s, ctx) {
     const { t } = ctx;
-    const { chart, ranges } = live;
+    const { chart, ranges, indexed } = live;
     const width = ctx.width();
     const h = s.d / 2;
     const pairTicks = live.niceTicks(0, h - 1, Math.max(2, Math.floor(width / 80)), true);
     const xs = { lo: -0.5, hi: h - 0.5, label: t.pairAxis, ticks: pairTicks };
     const band = (c) => s.slow.length && c.plot.append(svg("rect", { class: "pe-live__band",
       x: r2(c.sx(s.slow[0] - 0.5)), y: c.y1, width: r2(c.sx(h - 0.5) - c.sx(s.slow[0] - 0.5)), height: c.y0 - c.y1 }));
-    const line = (c, ys, cls) => c.line(Array.from(ys, (y, i) => [i, y]), cls); // one point per pair
 
     const [flo, fhi] = logRange([...s.w, ...s.scaled]);
     const a = chart(width, 200, {
@@ -348,8 +347,8 @@
       x: xs, y: { lo: flo, hi: fhi, log: true, label: t.frequencyAxis },
     });
     band(a);
-    line(a, s.w, "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
-    line(a, s.scaled, "pe-live__c0");
+    a.line(indexed(s.w), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    a.line(indexed(s.scaled), "pe-live__c0");
 
     const [turnsLo, turnsHi] = logRange([...s.trainedTurns, ...s.targetTurns, 1]);
     const b = chart(width, 220, {
@@ -359,8 +358,8 @@
     band(b);
     b.plot.append(svg("line", { class: "pe-live__mark", x1: b.x0, x2: b.x1, y1: r2(b.sy(1)), y2: r2(b.sy(1)) }));
     b.plot.append(svg("text", { class: "pe-live__marktext", x: b.x0 + 4, y: r2(b.sy(1)) - 3 }, [t.oneTurn]));
-    line(b, s.trainedTurns, "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
-    line(b, s.targetTurns, "pe-live__c0");
+    b.line(indexed(s.trainedTurns), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
+    b.line(indexed(s.targetTurns), "pe-live__c0");
     for (const i of s.beyond) {
       b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
     }

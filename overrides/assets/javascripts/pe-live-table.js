@@ -176,8 +176,7 @@
     const { t } = ctx;
     const full = ctx.width();
     const half = full >= 560 ? Math.floor((full - 16) / 2) : full; // the two small views side by side, or stacked
-    const { path, chart, figure } = live;
-    const line = (c, xs, ys, cls) => c.line(Array.from(ys, (y, j) => [xs(j), y]), cls);
+    const { path, chart, figure, indexed } = live;
     const dashed = (c, points) => c.plot.append(svg("path", { class: "pe-live__mark", d: path(points) }));
     const h = s.lambda.length;
 
@@ -188,7 +187,7 @@
     });
     dashed(curves, [[curves.sx(s.p), curves.y1], [curves.sx(s.p), curves.y0]]);
     s.curves.forEach((ys, k) => (s.n === 1 ? curves.marker(0, ys[0], `pe-live__dot pe-live__c${k}`)
-      : line(curves, (j) => j, ys, `pe-live__c${k}`)));
+      : curves.line(indexed(ys), `pe-live__c${k}`)));
 
     let [lo, hi] = [Math.min(...s.lambda, s.n), Math.max(...s.lambda, s.n)];
     if (hi / lo < 10) [lo, hi] = [lo / 2, hi * 2];
@@ -200,7 +199,7 @@
     const yl = waves.sy(s.n);
     dashed(waves, [[waves.x0, yl], [waves.x1, yl]]);
     waves.plot.append(svg("text", { class: "pe-live__marktext", x: waves.x0 + 4, y: r2(yl - 3) }, ["max_len"]));
-    if (h > 1) line(waves, (j) => j, s.lambda, "pe-live__c0");
+    if (h > 1) waves.line(indexed(s.lambda), "pe-live__c0");
     if (h <= 64) s.lambda.forEach((x, i) => waves.marker(i, x, "pe-live__dot pe-live__c0", 2.5));
 
     const [kLo, kHi, d2] = [-s.p, s.n - 1 - s.p, s.d / 2];
@@ -210,7 +209,7 @@
       y: { lo: -1.05 * d2, hi: 1.05 * d2, label: "PE[p]·PE[p+k]", ticks: [-d2, -d2 / 2, 0, d2 / 2, d2] },
     });
     dashed(dots, [[dots.x0, dots.sy(0)], [dots.x1, dots.sy(0)]]);
-    if (s.n > 1) line(dots, (j) => j + kLo, s.dots, "pe-live__line--thin pe-live__c0");
+    if (s.n > 1) dots.line(indexed(s.dots, kLo), "pe-live__line--thin pe-live__c0");
     dots.marker(0, s.dots[s.p], "pe-live__ring pe-live__c1", 4);
 
     const pair = [figure(t.curves, s.columns.map((c, k) => [t.column(c), k]), curves.svg),

@@ -210,6 +210,8 @@
   const r2 = (x) => Math.round(x * 100) / 100;
   const dot = (a, b) => a.reduce((sum, x, j) => sum + x * b[j], 0); // in order, as a loop
   const path = (points) => points.map(([x, y], j) => `${j ? "L" : "M"}${r2(x)} ${r2(y)}`).join("");
+  // values against their index (from x0): the points chart.line draws through
+  const indexed = (ys, x0 = 0) => Array.from(ys, (y, j) => [x0 + j, y]);
 
   // A figure: its caption, a legend ([text, colour, swatch style]…) and its content.
   const figure = (caption, legend, ...content) => element("figure", {}, [
@@ -592,6 +594,6 @@
 
   peDocs.live = {
     register, start: startAll, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show,
-    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, r2, dot, niceTicks, MESSAGES,
+    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, indexed, r2, dot, niceTicks, MESSAGES,
   };
 })();
