@@ -182,7 +182,7 @@ def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: st
         raw = page.evaluate(RAW_TEX_JS)
         layout = page.evaluate(PHONE_JS)
         cues = page.evaluate(CUES_JS)
-        broken = page.evaluate(BROKEN_CODE_JS)
+        split_names = page.evaluate(BROKEN_CODE_JS)
         load_all_images(page)  # after the first view was counted
         loaded = page.evaluate(STATS_JS)
         shown = page.evaluate(SHOWN_FIGURES_JS)
@@ -215,7 +215,7 @@ def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: st
     # at the start of a box that scrolls sideways, a shadow at its right edge only; none on a box that fits
     assert all(c["edges"] == [False, True] for c in cues if c["wide"]), [c for c in cues if c["wide"]]
     assert not any(True in c["edges"] for c in cues if not c["wide"]), [c for c in cues if not c["wide"]]
-    assert not broken, f"code names broken inside a word in table cells: {broken}"
+    assert not split_names, f"code names broken inside a word in table cells: {split_names}"
 
 
 def figure_paths() -> list[str]:
