@@ -3,8 +3,8 @@ nothing from here. One subpackage per job (README.md, "Layout"):
 
 - ``build``: ``make site``, ``make serve``, ``make deploy``; the engine and its hooks, the build-time figures and
   chapter notebooks, the watch on the engine's successors;
-- ``finish``: the pass over the HTML the engine wrote (math, figures, versions, the notebook page's styles), on a tree
-  read with one HTML parser, and the Chinese line joining done while a page is rendered;
+- ``finish``: the pass over the HTML the engine wrote (numbers, math, figures, versions, the notebook page's styles),
+  on a tree read with one HTML parser, and the measure of stray spaces on Chinese pages;
 - ``pages``: the pages as sources: the one reader of a page, the checks of what it says (numbers, assertions,
   parity), a page's tests (``make check``), a new chapter (``make chapter``), the runs of its code;
 - ``book``: each language as one PDF (``make pdf``).

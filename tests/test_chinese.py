@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
-from site_tools.build import notebooks
-from site_tools.finish import cjk
+from site_tools.finish import cjk, dom
 from site_tools.pages import stated_numbers
 
 ZH = pages.DOCS / "zh"
@@ -362,93 +361,34 @@ def english_comment_violations(path: Path) -> list[str]:
     return found
 
 
-# --- the joiner (site_tools.finish.cjk): unit cases ------------------------------------------------------------------
+# --- the measure of stray spaces (site_tools.finish.cjk): unit cases -------------------------------------------------
 
 
 def test_numbers_with_a_thousands_space_never_break() -> None:
-    html = '<p>base 82 685, 0.973 100 and 2 048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
-    assert cjk.keep_numbers_whole(html) == (
-        '<p>base 82\u202f685, 0.973 100 and 2\u202f048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+    tree = dom.parse(
+        '<p>base 82 685, 0.973 100 and 2 048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+        '<span class="arithmatex">\\(10 000\\)</span>'
+    )
+    cjk.keep_numbers_whole(tree.body)
+    assert tree.body.html == (
+        '<body><p>base 82\u202f685, 0.973 100 and 2\u202f048<svg viewBox="0 0 512 512"></svg></p><code>60 611</code>'
+        '<span class="arithmatex">\\(10 000\\)</span></body>'
     )
 
 
-def test_line_breaks_between_chinese_characters_are_removed() -> None:
-    code = "<pre><code>中文\n中文</code></pre>"
-    html = "<p>位置编码的\n  波长，\n最长为 60 611。\nEnglish\nwords</p>" + code
-    assert cjk.join_wide_lines(html) == "<p>位置编码的波长，最长为 60 611。English\nwords</p>" + code
-    math = '<span class="arithmatex">\\(\\text{中}\n\\text{文}\\)</span>'
-    assert cjk.join_wide_lines(math) == math
-    assert cjk.wide_line_breaks(cjk.join_wide_lines(html)) == []
-    assert len(cjk.wide_line_breaks(html)) == 3
-    # inline tags do not hide a break; a code span next to Chinese keeps its one space
-    tagged = "<p>位置\n<strong>编码</strong>\n的波长，用\n<code>x</code>\n计算</p>"
-    assert cjk.join_wide_lines(tagged) == "<p>位置<strong>编码</strong>的波长，用\n<code>x</code>\n计算</p>"
-    assert len(cjk.wide_line_breaks(tagged)) == 2 and cjk.wide_line_breaks(cjk.join_wide_lines(tagged)) == []
+def test_a_wrapped_chinese_line_renders_a_stray_space() -> None:
+    """A source line break renders as a space: between Chinese characters or next to full-width punctuation it is
+    a stray one, found on the page as rendered from its source (what ``make check`` measures); between Chinese and
+    Latin, a number, code or math it is the one space wanted."""
+    import markdown
 
-
-@pytest.mark.parametrize(
-    ("html", "joined"),
-    [
-        # full-width punctuation closes up with whatever follows or precedes it: Latin, a number, code, math
-        ("<p>在 float32、\nfloat64 下</p>", "<p>在 float32、float64 下</p>"),
-        ("<p>误差不超过\n2.5e-7。\nPyTorch 会</p>", "<p>误差不超过\n2.5e-7。PyTorch 会</p>"),
-        ("<p>取它的倒数：\n<code>1/x</code></p>", "<p>取它的倒数：<code>1/x</code></p>"),
-        ("<p>其中\n<code>x</code>\n，即</p>", "<p>其中\n<code>x</code>，即</p>"),
-        (
-            '<p>（\n<span class="arithmatex">\\(k\\)</span>\n）</p>',
-            '<p>（<span class="arithmatex">\\(k\\)</span>）</p>',
-        ),
-        ("<li>偏移：\n<strong>k</strong> 个</li>", "<li>偏移：<strong>k</strong> 个</li>"),
-        # the Chinese dash and ellipsis, doubled, are full-width punctuation
-        ("<p>把它接进模型——\n用 PyTorch</p>", "<p>把它接进模型——用 PyTorch</p>"),
-        ("<p>差了将近 2——\n上面的代码</p>", "<p>差了将近 2——上面的代码</p>"),
-        ("<p>依此类推……\nEnd 了</p>", "<p>依此类推……End 了</p>"),
-        # quotation marks in a Chinese block: nothing on either side
-        ("<p>用“我爱你”和“你爱我”\n来验证</p>", "<p>用“我爱你”和“你爱我”来验证</p>"),
-        ("<p>论文称之为\n“维度”的量</p>", "<p>论文称之为“维度”的量</p>"),
-        ("<p>会把它们判为\n“unknown”：它们</p>", "<p>会把它们判为“unknown”：它们</p>"),
-        ("<p>这是所谓的“out-of-bound”\n值，也是它说</p>", "<p>这是所谓的“out-of-bound”值，也是它说</p>"),
-        ("<p>在数值上“一样”\n<code>x</code> 和 y 的值</p>", "<p>在数值上“一样”<code>x</code> 和 y 的值</p>"),
-        # a single dash in a Chinese block too
-        ("<p>只有一处不同—\nPyTorch 的写法</p>", "<p>只有一处不同—PyTorch 的写法</p>"),
-        # between Chinese and Latin, a number, code or math the break stays: the one space the house style wants
-        ("<p>用\n<code>x</code>\n计算 100\n个位置</p>", "<p>用\n<code>x</code>\n计算 100\n个位置</p>"),
-        ("<p>乘以\n<strong>PyTorch</strong> 的</p>", "<p>乘以\n<strong>PyTorch</strong> 的</p>"),
-        # between blocks, a break is not in any text: left alone
-        ("<td>中文</td>\n<td><code>x</code></td>", "<td>中文</td>\n<td><code>x</code></td>"),
-        ("<p>中文。</p>\n<p>English</p>", "<p>中文。</p>\n<p>English</p>"),
-        # an attribute is not text
-        ('<img alt="位置\n编码" src="a.svg">', '<img alt="位置\n编码" src="a.svg">'),
-    ],
-)
-def test_a_line_break_renders_as_the_house_style_wants(html: str, joined: str) -> None:
-    assert cjk.join_wide_lines(html, lang="zh") == joined
-    assert cjk.wide_line_breaks(joined, lang="zh") == []
-    assert bool(cjk.wide_line_breaks(html, lang="zh")) == (html != joined)
-    assert cjk.stray_spaces(f"<article>{joined}</article>", lang="zh") == [], joined
-
-
-@pytest.mark.parametrize(
-    ("html", "joined"),
-    [
-        # English stays English on an English page: a break next to a quote, a dash, an ellipsis is a space there
-        ("<p>the notebook “位置编码”\nshows it</p>", "<p>the notebook “位置编码”\nshows it</p>"),
-        ("<p>the table —\nall of it</p>", "<p>the table —\nall of it</p>"),
-        (
-            "<p>the Q&amp;A “transformer PE计算公式”\nand the post</p>",
-            "<p>the Q&amp;A “transformer PE计算公式”\nand the post</p>",
-        ),
-        # ... but nothing goes inside quotation marks, in any language
-        ("<p>the word “\nbase” here</p>", "<p>the word “base” here</p>"),
-        # ... Chinese characters and full-width punctuation close up on any page
-        (
-            "<p>the notebook 位置\n编码 and\n（位置编码实现）\nhere</p>",
-            "<p>the notebook 位置编码 and（位置编码实现）here</p>",
-        ),
-    ],
-)
-def test_english_keeps_its_spaces(html: str, joined: str) -> None:
-    assert cjk.join_wide_lines(html, lang="en") == joined
+    wrapped = "位置编码的\n波长，\n最长为 60 611。\n用\n`x`\n计算 100\n个位置"
+    html = markdown.markdown(wrapped)
+    assert [s.context for s in cjk.stray_spaces(f"<article>{html}</article>", lang="zh")] == [
+        "位置编码的␣波长， 最长为 60 6",
+        "位置编码的 波长，␣最长为 60 611。 ",
+        " 最长为 60 611。␣用 ▯ 计算 100 个",
+    ]
 
 
 def test_the_page_language_is_told_from_its_text() -> None:
@@ -460,100 +400,20 @@ def test_the_page_language_is_told_from_its_text() -> None:
     assert not cjk.is_chinese("it is — the column", page=True)
 
 
-def test_the_rules_run_while_python_markdown_renders() -> None:
-    """The extension ``site_tools.finish.cjk`` (mkdocs.yml's ``markdown_extensions``) joins a page's lines as it is
-    rendered, so the engine indexes the finished text: the same rules as on HTML, code spans, math and fenced code
-    left as they are, inline raw HTML transparent, thousands kept whole (headings too, before ``toc`` reads them)."""
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_notebook_markdown_cells_have_no_stray_spaces(lang: str) -> None:
+    """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself; a line break there shows as a space as
+    on a page, so the cells are written as the pages are: a line breaks only where a space belongs."""
     import markdown
 
-    source = (
-        "## 共 1 000 个位置\n\n"
-        "位置编码的\n波长，最长为 60 611。\nEnglish\nwords，用\n`a\nb`\n计算\n$k$\n）\n\n"
-        "段落<span>中文\n中文</span>\n结束\n\n"
-        "```python\n中文\n中文\n```\n"
-    )
-    extensions = ["toc", "pymdownx.arithmatex", "pymdownx.superfences", "site_tools.finish.cjk"]
-    html = markdown.markdown(
-        source, extensions=extensions, extension_configs={"pymdownx.arithmatex": {"generic": True}}
-    )
-    assert '<h2 id="1-000">共 1\u202f000 个位置</h2>' in html
-    assert (
-        "<p>位置编码的波长，最长为 60\u202f611。English\nwords，用\n<code>a\nb</code>\n计算\n"
-        '<span class="arithmatex">\\(k\\)</span>）</p>'
-    ) in html
-    assert "<p>段落<span>中文中文</span>结束</p>" in html
-    assert "中文</span>\n<span" in html  # the fenced code block
-    assert cjk.wide_line_breaks(html, lang="zh") == []
-    english = "The step-by-step notebook “位置编码”\nwalks through the formula"
-    assert (
-        markdown.markdown(english, extensions=["site_tools.finish.cjk"]) == f"<p>{english}</p>"
-    )  # English keeps its spaces
-    assert markdown.markdown("“位置编码”\nshows", extensions=[cjk.makeExtension(lang="zh")]) == "<p>“位置编码”shows</p>"
-
-
-@pytest.mark.parametrize("lang", pages.LANGS)
-def test_notebook_markdown_cells_are_written_joined(lang: str) -> None:
-    """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself (not with Python-Markdown): their
-    source is written as the pages render, with no line break a reader would see as a stray space (Jupyter shows
-    one as well). ``site_tools.finish.cjk.join_wide_text`` gives the joined cell."""
     for name, path in pages.files(lang).items():
         if path.suffix != ".ipynb":
             continue
         for n, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
             if cell["cell_type"] == "markdown":
-                text = "".join(cell["source"])
-                joined = _joined_cell(text, lang)
-                assert joined == text, f"{lang}/{name}, cell {n}: join its lines:\n{joined}"
-
-
-def _joined_cell(text: str, lang: str) -> str:
-    """A notebook's Markdown cell with its lines joined (code spans and math kept out, as the chapter notebooks)."""
-    kept: list[str] = []
-
-    def keep(m: re.Match[str]) -> str:
-        kept.append(m.group(0))
-        return f"\x00{len(kept) - 1}\x00"
-
-    joined = cjk.join_wide_text(notebooks._PROTECTED.sub(keep, text), lang=lang)
-    return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], joined)
-
-
-def test_markdown_breaks_join_only_inside_a_paragraph() -> None:
-    """Notebook cells (Markdown, code and math as placeholders): the same rules, but a break that starts a
-    block — a list item, a heading, a table row, a quote, a fence, an admonition — is structure."""
-    text = (
-        "# 标题\n"
-        "正文第一行，\n"
-        "**第二行**接着写、\n"
-        "[链接](https://example.org)也是。\n"
-        "- 列表项\n"
-        "| 表格 |\n"
-        "英文\n"
-        "PyTorch 和\n"
-        "\x000\x00\n"
-        "结尾——\n"
-        "完。  \n"
-        "硬换行之后。\n"
-        "\n"
-        "新的一段。\n"
-        "![图](figures/a.light.svg)\n"
-        "![图](figures/a.dark.svg)\n"
-    )
-    assert cjk.join_wide_text(text) == (
-        "# 标题\n"
-        "正文第一行，**第二行**接着写、[链接](https://example.org)也是。\n"
-        "- 列表项\n"
-        "| 表格 |\n"
-        "英文\n"
-        "PyTorch 和\n"
-        "\x000\x00\n"
-        "结尾——完。  \n"
-        "硬换行之后。\n"
-        "\n"
-        "新的一段。\n"
-        "![图](figures/a.light.svg)\n"
-        "![图](figures/a.dark.svg)\n"
-    )
+                html = markdown.markdown("".join(cell["source"]), extensions=["pymdownx.arithmatex"])
+                found = cjk.stray_spaces(f"<article>{html}</article>", lang=lang)
+                assert found == [], f"{lang}/{name}, cell {n}: stray spaces:\n" + "\n".join(map(str, found))
 
 
 @pytest.mark.parametrize(
@@ -622,6 +482,18 @@ def test_chinese_quotes_are_curly(path: Path) -> None:
         if line.count('"') % 2:
             found.append(f"line {n}: unpaired straight quote")
     assert found == [], f"{path.name}: use “ ” around Chinese text:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_no_stray_spaces_on_the_rendered_page(path: Path) -> None:
+    """The page as Python-Markdown renders it from its source (``site_tools.pages.render``) has no space a reader
+    would see where Chinese wants none. A source line break renders as a space: in Chinese prose, break a line only
+    where a space belongs (between Chinese and a Latin word, a number, code or math), or not at all."""
+    found = cjk.stray_spaces(f"<article>{pages.render(path)}</article>", lang="zh")
+    assert found == [], (
+        f"{path.name}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
+        "join the lines there):\n" + "\n".join(map(str, found))
+    )
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

@@ -1,6 +1,6 @@
 """The built Chinese pages read without stray spaces.
 
-A reader sees a space wherever the HTML has one — from a source line break the build did not join, or typed.
+A reader sees a space wherever the HTML has one — from a source line break, or typed.
 Chinese wants none between two Chinese characters and none next to full-width punctuation (，。：；、！？（）
 《》“”——…), whatever is on its other side; it wants one between Chinese and a Latin word, a number, code or
 math. These tests measure what the session's strict build (``site_dir`` in conftest.py) put on every Chinese
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
-from site_tools.finish import cjk, dom
+from site_tools.finish import cjk
 
 pytestmark = pytest.mark.site  # measures the session's build
 
@@ -42,20 +42,6 @@ def test_no_stray_spaces_on_the_built_page(site_dir: Path, name: str) -> None:
     )
 
 
-@pytest.mark.parametrize("name", ZH_PAGES)
-def test_the_build_left_no_line_break_to_join(site_dir: Path, name: str) -> None:
-    """The build joined every line break next to full-width punctuation, “ ” —— …, or between Chinese
-    characters (whatever the page's source text; a typed space is the source's), and none in code: the code a
-    notebook cell's copy button copies is the cell's code, line for line."""
-    tree = dom.parse_fragment(article(built(site_dir, name)))
-    for copy in tree.css(".clipboard-copy-txt"):  # a notebook cell's code for its copy button (mkdocs-jupyter)
-        code = copy.parent.css_first("pre") if copy.parent is not None else None
-        assert code is not None and copy.text(deep=True).strip() == code.text(deep=True).strip(), name  # code as is
-        copy.decompose()
-    html = dom.write(tree)
-    assert cjk.wide_line_breaks(html, lang=cjk.page_lang(html)) == []
-
-
 def test_the_measure_reads_every_kind_of_text_block(site_dir: Path) -> None:
     """The stray-space count is over real text: every page has Chinese text blocks, and the site as a whole has
     Chinese paragraphs, list items, table cells, headings and summaries (collapsible boxes) by the hundred."""
@@ -69,35 +55,13 @@ def test_the_measure_reads_every_kind_of_text_block(site_dir: Path) -> None:
     assert kinds["p"] >= 300 and kinds["li"] >= 100 and kinds["td"] >= 30 and kinds["h"] >= 100, kinds
 
 
-def test_the_build_tells_each_page_s_language(site_dir: Path) -> None:
-    """The build's hook joins lines without being told the page's language (``cjk.page_lang``): every Chinese
-    chapter reads as Chinese, every English page as English. (The Chinese API pages read as English: their
-    docstrings are; their Chinese blocks are still Chinese to the joiner, having more Han than Latin.)"""
-    for name in ZH_PAGES:
-        expected = "en" if name.startswith("api") else "zh"
-        assert cjk.page_lang(article(built(site_dir, name))) == expected, name
-    for name in sorted(pages.files("en")):
-        stem = name.rsplit(".", 1)[0]
-        html = (site_dir / ("" if stem == "index" else stem) / "index.html").read_text(encoding="utf-8")
-        assert cjk.page_lang(article(html)) == "en", name
-
-
-def test_english_pages_keep_their_line_breaks(site_dir: Path) -> None:
-    """The joiner leaves English alone: the line breaks between English words in the English page's
-    paragraphs are still there (each renders as the space English wants)."""
-    html = article((site_dir / "formula" / "index.html").read_text(encoding="utf-8"))
-    assert cjk.wide_line_breaks(html, lang="en") == []
-    paragraphs = re.findall(r"<p>(.*?)</p>", html, flags=re.S)
-    assert sum(len(re.findall(r"[A-Za-z,.;:]\n[A-Za-z]", p)) for p in paragraphs) >= 20
-
-
 def _collapsed(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
 def test_search_indexes_the_text_the_reader_sees(site_dir: Path) -> None:
-    """The lines are joined while a page is rendered (the Python-Markdown extension ``site_tools.finish.cjk``), so
-    Material's search plugin indexes the finished text, cut into words by jieba itself: every Chinese paragraph, list
+    """The Chinese sources break lines only where a space belongs, so Material's search plugin indexes the text the
+    reader sees, cut into words by jieba itself: every Chinese paragraph, list
     item and heading of every built page (without code or math) is in the page's entries of the Chinese index as the
     reader sees it (the index's word breaks, U+200B, and markup removed)."""
     index: dict[str, str] = {}
@@ -114,4 +78,4 @@ def test_search_indexes_the_text_the_reader_sees(site_dir: Path) -> None:
                 measured += 1
                 if _collapsed(text) not in index.get(url, ""):
                     missing.append(f"zh/{url}: <{kind}> {text[:80]}")
-    assert measured > 500 and missing == [], "\n".join(missing)
+    assert measured > 400 and missing == [], "\n".join(missing)

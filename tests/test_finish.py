@@ -3,8 +3,8 @@ Material's markup.
 
 The page that Python-Markdown alone renders from a real source (``docs/zh/formula.md``, with the site's Markdown
 extensions and no MkDocs, no theme, no plugin) shows that the build needs nothing of the engine but Python-Markdown,
-HTML and the source: its Chinese line breaks are joined and its thousands kept whole as it is rendered (the extension
-``site_tools.finish.cjk``), then the pass typesets its math, adds its versions line, makes its figures lazy and sized.
+HTML and the source: the pass keeps its thousands whole, typesets its math, adds its versions line, makes its figures
+lazy and sized.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ def finisher() -> finish.Finisher:
         yield f
 
 
-def python_markdown(source: Path, without: str = "") -> str:
-    """The page rendered by Python-Markdown with the site's extensions (``pages.render``; not ``without``), in a bare
-    HTML document."""
-    body = pages.render(source, without=without)
+def python_markdown(source: Path) -> str:
+    """The page rendered by Python-Markdown with the site's extensions (``pages.render``), in a bare HTML document."""
+    body = pages.render(source)
     head = '<link rel="alternate" href="../" hreflang="en"><link rel="alternate" href="./" hreflang="zh">'
     return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
 
@@ -46,13 +45,10 @@ def body_html(html: str) -> str:
 def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: finish.Finisher) -> None:
     """No engine: the source rendered by Python-Markdown, written where MkDocs would write it, finished in place."""
     page = next(p for p in finish.site_pages(pages.DOCS / "zh") if p.src_uri == "formula.md")
-    unjoined = python_markdown(ZH_FORMULA, without="site_tools.finish.cjk")
-    assert cjk.wide_line_breaks(body_html(unjoined), lang="zh")  # the source wraps Chinese lines
-    assert re.search(r"\d 000", unjoined)  # 1 000 positions, with a plain space
     raw = python_markdown(ZH_FORMULA)
     assert "\\(" in raw  # unfinished: TeX
-    assert cjk.wide_line_breaks(body_html(raw), lang="zh") == []  # joined as Python-Markdown rendered it
-    assert "1\u202f000" in raw and not re.search(r"\d 000", dom.parse(raw).body.text(deep=True, separator=""))
+    assert re.search(r"\d 000", raw)  # 1 000 positions, with a plain space
+    assert cjk.stray_spaces(f"<article>{body_html(raw)}</article>", lang="zh") == []  # the source breaks no Chinese
     path = tmp_path / page.file
     path.parent.mkdir(parents=True)
     path.write_text(raw, encoding="utf-8")
@@ -67,8 +63,7 @@ def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: f
     # math: every formula typeset by KaTeX, no TeX left
     assert len(tree.css(".arithmatex .katex")) == len(tree.css(".arithmatex")) > 10
     assert "\\(" not in (tree.body.text() or "").replace(".katex-mathml", "")
-    # Chinese: no line break left to join; thousands on one line
-    assert cjk.wide_line_breaks(body_html(html), lang="zh") == []
+    # thousands on one line
     assert "1\u202f000" in html and not re.search(r"\d 000", tree.body.text(deep=True, separator=""))
     # versions: the chapter's line, last in the content (the body: no theme)
     line = versions.version_line(pages.read(ZH_FORMULA).meta, chapter=True, lang="zh")
@@ -127,14 +122,14 @@ MATERIAL_PAGE = """<!doctype html><html><head><link rel="alternate" href="../" h
 
 def test_material_markup_the_content_and_its_chrome(tmp_path: Path, finisher: finish.Finisher) -> None:
     """In Material's page the content is the article; the versions line goes before its "Last update" box; the pass
-    leaves the text as the engine wrote it (the lines were joined as the page was rendered)."""
+    leaves the text as the engine wrote it, but for keeping a thousands number on one line."""
     source = tmp_path / "docs" / "t.md"
     source.parent.mkdir()
     source.write_text("---\nchecked_against: [transformers]\n---\n# 标题\n", encoding="utf-8")
     page = finish.BuiltPage("t.md", source, "t/index.html", "t/")
     html, warnings = finisher.html(MATERIAL_PAGE, page, tmp_path)
     assert warnings == []
-    assert "<p>位置编码的\n波长，最长为 60 611。</p>" in html
+    assert "<p>位置编码的\n波长，最长为 60\u202f611。</p>" in html
     assert "编辑\n此页" in html and "最后\n更新" in html
     article = dom.parse(html).css_first("article")
     kids = [node.tag for node in dom.children(article) if node.is_element_node]

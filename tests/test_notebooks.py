@@ -502,13 +502,13 @@ def test_page_url_is_mkdocs_url(tmp_path: Path) -> None:
             assert s.page_url(uri) == urljoin("https://h/p/", url)
 
 
-def test_comments_dropped_and_chinese_lines_joined() -> None:
+def test_comments_and_heading_attributes_dropped() -> None:
     page = (
-        "<!-- a comment\nover two lines -->\n中文第一行\n第二行 <!-- inline --> and\nEnglish `代码\n换行` end.\n"
+        "<!-- a comment\nover two lines -->\n中文第一行，第二行 <!-- inline --> and\nEnglish `代码\n换行` end.\n"
         "## Heading { #custom-id }\n"
     )
     ((_, text),) = cells(page, ZH)
-    assert text == "中文第一行第二行  and\nEnglish `代码\n换行` end.\n## Heading"
+    assert text == "中文第一行，第二行  and\nEnglish `代码\n换行` end.\n## Heading"
 
 
 def test_front_matter_opt_out_and_title() -> None:

@@ -70,14 +70,9 @@ Touch points (where an upgrade can break the site; the test that notices):
    test_sitemap_lists_every_page_at_its_public_address_with_its_twins``,
    ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``, ``tests/test_page_weight.py``,
    ``tests/test_pdf.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
-9. **Markdown** (``markdown_extensions`` in mkdocs.yml, which Zensical reads too): ``site_tools.finish.cjk`` is a
-   Python-Markdown extension whose tree processor joins Chinese lines between the ``inline`` patterns and ``toc``, and
-   reads the raw HTML Python-Markdown keeps aside (``htmlStash``: mkdocstrings' API entries) through the
-   placeholders it leaves (``HTML_PLACEHOLDER``). Material's search plugin indexes each rendered page and cuts its
-   Chinese into words with jieba (``jieba_dict_user``); mkdocs-jupyter renders a notebook's Markdown cells with
-   nbconvert, not Python-Markdown, so the hand-written notebook's cells are written joined. —
-   ``tests/test_chinese.py::test_the_rules_run_while_python_markdown_renders``,
-   ``tests/test_chinese.py::test_notebook_markdown_cells_are_written_joined``,
+9. **Search.** Material's search plugin indexes each rendered page and cuts its Chinese into words with jieba
+   (``jieba_dict_user``). No Markdown extension of ours runs: the Chinese sources break a line only where a space
+   belongs (most Chinese paragraphs are one line), so the index holds the text a reader sees. —
    ``tests/test_chinese_built.py::test_search_indexes_the_text_the_reader_sees``,
    ``tests/test_site_build.py::test_chinese_index_is_segmented``, ``tests/test_search.py``.
 
@@ -86,10 +81,10 @@ Touch points (where an upgrade can break the site; the test that notices):
     Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard
     (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass gives the
     notebook's copy buttons the words of Material's translations in ``script#__config`` (``clipboard.copy``,
-    ``clipboard.copied``) and leaves ``md-search`` and ``md-header`` untypeset, the Markdown extension leaves
-    ``headerlink`` alone (``tests/test_finish.py``), and the book prints ``data-md-color-scheme`` light
-    (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables (``--md-default-fg-color``),
-    whose contrast the axe-core runs of ``tests/test_browser.py`` check in both schemes.
+    ``clipboard.copied``) and leaves ``md-search`` and ``md-header`` untypeset, the measure of stray spaces skips
+    ``headerlink`` (``tests/test_finish.py``, ``tests/test_chinese_built.py``), and the book prints
+    ``data-md-color-scheme`` light (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables
+    (``--md-default-fg-color``), whose contrast the axe-core runs of ``tests/test_browser.py`` check in both schemes.
 
 Every name this list gives in double backquotes is one the code has (``tests/test_engine.py::
 test_every_name_in_the_touch_points_is_in_the_code``).

@@ -61,7 +61,6 @@ import nbformat
 from site_tools import pages
 from site_tools.build import engine
 from site_tools.build.figures import FIGURES
-from site_tools.finish import cjk
 from site_tools.pages import Box, Code, Expected, Figure, Item, Prose, Verbatim, walk
 
 NOTEBOOK_DIR = "notebooks"
@@ -125,7 +124,7 @@ _SIGNS = {
 }
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-# Spans left alone by link rewriting and line joining: inline code, display and inline math.
+# Spans left alone by link rewriting: inline code, display and inline math.
 _PROTECTED = re.compile(r"(`+).+?\1|\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 _LINK = re.compile(
     r"(?P<bang>!?)\[(?P<text>(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]"
@@ -283,7 +282,7 @@ def _rewrite_links(text: str, site: Site, src_uri: str) -> str:
 
 def convert_prose(text: str, site: Site, src_uri: str) -> str:
     """Markdown prose as a notebook shows it: comments dropped, links absolute (or text), heading attribute
-    lists removed, line breaks between Chinese characters removed; code spans and math untouched."""
+    lists removed; code spans and math untouched."""
     kept: list[str] = []
 
     def keep(m: re.Match[str]) -> str:
@@ -291,7 +290,7 @@ def convert_prose(text: str, site: Site, src_uri: str) -> str:
         return f"\x00{len(kept) - 1}\x00"
 
     text = _PROTECTED.sub(keep, _COMMENT.sub("", text))
-    text = cjk.join_wide_text(_rewrite_links(text, site, src_uri), lang=site.lang)
+    text = _rewrite_links(text, site, src_uri)
     text = "\n".join(_HEADING_ATTRS.sub(r"\1", line) for line in text.split("\n"))
     return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
 

@@ -5,17 +5,17 @@ finishes it in place. What a step needs to know about a page — its language, i
 chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
 objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
 alone rendered from a real source). Each page is parsed once (``site_tools.finish.dom``), each step changes that tree,
-and the page is written once. (Chinese line breaks are joined, and thousands kept whole, before: while the engine
-renders the page, by the Python-Markdown extension ``site_tools.finish.cjk``, so that the engine's search index holds
-the finished text.)
+and the page is written once.
 
 1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
    are checked against, at the end of the content.
-2. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-3. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab
+2. **Numbers** (``site_tools.finish.cjk.keep_numbers_whole``): a number written with a thousands space (60 611) is
+   never split over two lines.
+3. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
+4. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab
    stylesheet cut down to the rules the page can use, in one cached file; its copy buttons named in the page's
    language (``site_tools.finish.assets.notebook_copy_labels``).
-4. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
+5. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
 
 Then, once per language: the sitemap names each page's twin in every language (``site_tools.build.publish``); the
 source maps Material ships are dropped; ``.nojekyll``. A page's content is Material's ``article`` (else the
@@ -33,7 +33,7 @@ from typing import Any
 
 from site_tools import pages, versions
 from site_tools.build import engine, publish
-from site_tools.finish import assets, dom, formulas
+from site_tools.finish import assets, cjk, dom, formulas
 
 #: Where a page's own content is: the first of these that the page has.
 CONTENT = ("article.md-content__inner", "article", "main", "body")
@@ -120,6 +120,7 @@ class Finisher:
         )
         if line:
             _append(tree, content, line, before=content.css_first(SOURCE_FILE))
+        cjk.keep_numbers_whole(tree.body)
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         if page.notebook:
             assets.notebook_styles(tree, page.url, site_dir)

@@ -1,7 +1,7 @@
 """The one HTML reader and writer of the site's tools: selectolax's binding of Lexbor.
 
-Every step that reads or changes a built page (``site_tools.finish``: Chinese line joining, math, figures, the
-notebook page's styles; ``site_tools.finish.cjk``'s measure of what a reader sees) works on the tree parsed here, once
+Every step that reads or changes a built page (``site_tools.finish``: numbers, math, figures, the notebook
+page's styles; ``site_tools.finish.cjk``'s measure of what a reader sees) works on the tree parsed here, once
 per page, and the page is written once, from that tree.
 
 Why Lexbor (selectolax 1.0, pinned in requirements.txt, which mkdocs-glightbox already needs): it parses as the

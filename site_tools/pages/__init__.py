@@ -927,10 +927,10 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     return problems
 
 
-def render(path: Path, without: str = "") -> str:
+def render(path: Path) -> str:
     """The body of page ``path`` (``docs/<lang>/<name>.md``) as Python-Markdown renders it with the extensions of its
-    language's config (``markdown_extensions``; not ``without``): the HTML MkDocs puts in the page's article, before
-    the plugins and the theme."""
+    language's config (``markdown_extensions``): the HTML MkDocs puts in the page's article, before the plugins and
+    the theme."""
     import markdown
 
     from site_tools.build import engine
@@ -938,9 +938,8 @@ def render(path: Path, without: str = "") -> str:
     extensions, configs = [], {}
     for entry in engine.raw_config(Path(path).parent.name)["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
-        if name != without:
-            extensions.append(name)
-            configs[name] = options or {}
+        extensions.append(name)
+        configs[name] = options or {}
     return markdown.markdown(read(Path(path)).body, extensions=extensions, extension_configs=configs)
 
 
