@@ -152,9 +152,11 @@ SETTLED_JS = """e => new Promise(done => {
                        if (same >= 3) done(); else requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
 })"""
-# Code in a table cell that a line breaks inside a name (no space or hyphen to break at).
+# Code in a table cell that a line breaks inside a name (no space or hyphen to break at; Chinese, which breaks
+# between any two characters, is not a name).
 BROKEN_CODE_JS = """() => [...document.querySelectorAll('article :is(td, th) code')]
-  .filter(c => !/[\\s-]/.test(c.textContent) && c.getClientRects().length > 1).map(c => c.textContent)"""
+  .filter(c => !/[\\s\\-\\u3000-\\u9fff\\uff00-\\uffef]/.test(c.textContent) && c.getClientRects().length > 1)
+  .map(c => c.textContent)"""
 
 
 def _describe(violations: list[dict]) -> str:
