@@ -265,3 +265,16 @@ def test_budget_measures_what_it_says() -> None:
     page = f'{words} `x`\n\n$$\nx\n$$\n\n<div class="pe-live"></div>\n'
     assert _prose_minutes(page) == 200 / WORDS_PER_MINUTE + 1 + 1
     assert _code_lines("a = 1\n\n# comment\nb = 2\n") == 2
+
+
+@pytest.mark.parametrize("lang", pages.LANGS)
+def test_the_module_to_copy_fits_80_columns(lang: str) -> None:
+    """The twelve lines every Learn page sends the reader to copy (code.md#minimal) fit 80 columns, a Chinese
+    character counting two: at 1280 px nothing of them, comments included, is cut off."""
+    import unicodedata
+
+    (module,) = [
+        f.code for f in pages.fences(pages.DOCS / lang / "code.md") if "class MinimalPositionalEncoding" in f.code
+    ]
+    width = {line: sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in line) for line in module.splitlines()}
+    assert max(width.values()) <= 80, [line for line, w in width.items() if w > 80]
