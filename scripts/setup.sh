@@ -35,9 +35,15 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "setup: installing pinned Python packages into .venv (torch is the CPU build, pinned exactly)"
+  echo "setup: installing pinned Python packages into .venv"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+  # PyPI's Linux torch is the CUDA build; the CPU one comes from PyTorch's CPU index (requirements.txt says how)
+  torch_build=$(.venv/bin/python -c "import torch; print(torch.__version__)")
+  case "$torch_build" in
+    *+cpu) echo "setup: torch $torch_build (the CPU build)" ;;
+    *) echo "setup: torch $torch_build is not the CPU build; for it, PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu" ;;
+  esac
   echo "$want" > "$stamp"
 fi
 

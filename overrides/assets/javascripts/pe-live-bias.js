@@ -11,7 +11,7 @@
   const live = window.peDocs.live;
   const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure } = live;
 
-  // ---- the computations, as pe_docs (alternatives.py, relative_schemes.py) ---------------------------------
+  // ---- the computations, as pe_docs (bias.py) -------------------------------------------------------------
 
   // ALiBi's slopes (pe_docs.alibi_slopes): 2^(−8h/n) for n a power of two; otherwise those of the nearest smaller
   // power of two m, then every other slope of 2m heads.

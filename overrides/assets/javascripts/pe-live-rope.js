@@ -2,7 +2,7 @@
 // n. It draws four of the pairs after RoPE has turned them (query by m·w_i, key by n·w_i, counter-clockwise with
 // the pair's first feature across), the angle of every pair, and the score q·k as a function of the offset n − m.
 // "Shift both" adds the same number to m and n: every pair turns, the score does not (it is checked at every shift
-// from 0 to 1000). The rotation is peDocs.ropeRotate (≙ pe_docs.rope_rotate, float64).
+// from 0 to 1000). The rotation is peDocs.ropeRotate (≙ pe_docs.analysis.rope_rotate, float64).
 (function () {
   "use strict";
 
@@ -10,7 +10,7 @@
   const { argumentError, element, svg, r2, fmt, chart, figure, dot } = live;
   const SHIFTS = 1000; // the score is compared at shifts 0 … SHIFTS
 
-  // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.rope_rotate, float64):
+  // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.analysis.rope_rotate, float64):
   // pair (a, b) -> (a cos − b sin, a sin + b cos) of the angle position · w_i; pair i is (x[2i], x[2i+1])
   // ("interleaved") or (x[i], x[i + d/2]) ("half").
   function ropeRotate(x, position, base = 10000, pairing = "half") {

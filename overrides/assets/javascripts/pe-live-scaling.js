@@ -12,18 +12,18 @@
   const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure } = live;
   const inverseFrequencies = window.peDocs.inverseFrequencies;
 
-  // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order) ---------
+  // ---- the computations, as pe_docs/analysis/rope_scaling.py (the same float64 operations in the same order)
 
   const map = (w, f) => Float64Array.from(w, f);
 
-  // Position interpolation: every frequency divided by s (pe_docs.position_interpolation_frequencies).
+  // Position interpolation: every frequency divided by s (pe_docs.analysis.position_interpolation_frequencies).
   function positionInterpolationFrequencies(headDim, scale, base = 10000) {
     const d = checkEven(headDim, "head_dim");
     const s = checkReal("scale", scale, 1);
     return map(inverseFrequencies(d, base), (x) => x / s);
   }
 
-  // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.ntk_aware_base).
+  // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_base).
   function ntkAwareBase(headDim, scale, base = 10000) {
     const d = checkEven(headDim, "head_dim");
     if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
@@ -44,7 +44,7 @@
     return (f * Math.max(n, length)) / length - (f - 1);
   }
 
-  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs._yarn_ends).
+  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs.analysis.rope_scaling._yarn_ends).
   function yarnEnds(headDim, originalLen, base, betaFast, betaSlow) {
     const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);
@@ -57,7 +57,7 @@
     return [index(fast), index(slow), d];
   }
 
-  // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.yarn_boundaries).
+  // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.analysis.yarn_boundaries).
   function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
     const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
     return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
@@ -107,8 +107,10 @@
   const quote = (names) => names.map((n) => `'${n}'`).join(", ");
 
   // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies): scaling is
-  // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys;
-  // seqLen is the current length for "dynamic" (default: original_max_position_embeddings).
+  // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys but
+  // one: "dynamic" takes its trained length here as original_max_position_embeddings, a key pe_docs refuses for
+  // that type (as transformers ignores it) in favour of its max_position_embeddings argument (tests/test_live.py's
+  // exact_frequencies passes it so); seqLen is the current length for "dynamic" (default: that trained length).
   // Returns {invFreq: Float64Array(headDim / 2), attentionScaling}.
   function ropeFrequencies(headDim, base = 10000, scaling = null, seqLen = null) {
     const d = checkEven(headDim, "head_dim");
