@@ -12,7 +12,6 @@ page in both colour schemes, and drives the keyboard).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from html.parser import HTMLParser
 from pathlib import Path
@@ -20,11 +19,10 @@ from pathlib import Path
 import pytest
 
 from site_tools.finish.assets import VIEW_LARGER
+from site_tools.finish.cjk import HAN
 from site_tools.finish.formulas import FORMULA_LABEL
 
 pytestmark = pytest.mark.site
-
-CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 class _Elements(HTMLParser):
@@ -72,10 +70,10 @@ def test_every_figure_has_a_text_alternative_in_its_language(pages: dict) -> Non
                 continue
             figure = src.split("figures/", 1)[1].split(".", 1)[0]
             alts[(lang, figure)].add(alt)
-            words = len(CJK.findall(alt)) if lang == "zh" else len(alt.split())
+            words = len(HAN.findall(alt)) if lang == "zh" else len(alt.split())
             if lang == "zh" and words < 6:
                 problems.append(f"{path}: {figure}: alt {alt!r} is not a Chinese description")
-            if lang == "en" and (words < 4 or CJK.search(alt)):
+            if lang == "en" and (words < 4 or HAN.search(alt)):
                 problems.append(f"{path}: {figure}: alt {alt!r} is not an English description")
             if alt.lower().replace(" ", "-") == figure or alt.lower().endswith((".svg", ".png")):
                 problems.append(f"{path}: {figure}: alt {alt!r} is a file name")

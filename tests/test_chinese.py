@@ -23,8 +23,8 @@ from site_tools.pages import stated_numbers
 
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.files("zh").values() if p.suffix == ".md"]
-CJK = "[\u3400-\u4dbf\u4e00-\u9fff]"
-_HAN = re.compile(CJK)
+CJK = cjk.HAN.pattern
+_HAN = cjk.HAN
 
 # One term per idea (the field's usual Chinese terms): a losing spelling (a regular expression, matched in a
 # page's prose with ** emphasis removed) -> the term the site uses, and, where the idea has a glossary entry,

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
+from site_tools.finish.cjk import HAN
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
@@ -43,7 +44,6 @@ MAX_MINUTES = 60
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’._-]*")
 
 
@@ -64,7 +64,7 @@ def count(text: str, lang: str) -> int:
     """English: words. Chinese: Han characters plus Latin words and numbers."""
     plain = _plain(text)
     if lang == "zh":
-        return len(_HAN.findall(plain)) + len(_LATIN_WORD.findall(_HAN.sub(" ", plain)))
+        return len(HAN.findall(plain)) + len(_LATIN_WORD.findall(HAN.sub(" ", plain)))
     return len(_LATIN_WORD.findall(plain))
 
 

@@ -70,6 +70,7 @@ from pe_docs.analysis import (
 )
 from pe_docs.rotary import PAIRINGS
 from site_tools.browser import serve_site, shared_browser
+from site_tools.finish.cjk import HAN
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +85,6 @@ KINDS = {
 }
 SCRIPTS = "assets/javascripts/"
 BUDGET = 110 * 1024  # bytes of script and styles the explorers add to one page (not minified)
-HAN = re.compile("[\u4e00-\u9fff]")
 TABLE = "table-explorer"
 
 

@@ -29,10 +29,10 @@ from pytest_codeblocks.main import extract_from_file
 
 from site_tools import pages
 from site_tools.build import engine, figures, notebooks
+from site_tools.finish.cjk import HAN
 from site_tools.pages import kernels
 
 ROOT = Path(__file__).resolve().parent.parent
-CJK = re.compile(r"[\u3400-\u9fff]")
 CHAPTERS = [(lang, name) for lang in pages.LANGS for name in pages.chapters(lang)]
 
 
@@ -209,9 +209,9 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
             continue
         words = prose(cell.source)
         if lang == "zh":
-            assert not re.search(r"[A-Za-z]", words) or CJK.search(words), f"{name}: not Chinese:\n{cell.source}"
+            assert not re.search(r"[A-Za-z]", words) or HAN.search(words), f"{name}: not Chinese:\n{cell.source}"
         else:  # English, quoting the odd Chinese phrase (我爱你, a seed's 偶数位置) at most
-            chinese, latin = len(CJK.findall(words)), len(re.findall(r"[A-Za-z]", words))
+            chinese, latin = len(HAN.findall(words)), len(re.findall(r"[A-Za-z]", words))
             assert chinese <= 0.1 * (chinese + latin), f"{name}: Chinese in the English notebook:\n{cell.source}"
     # the page's prose is there, converted: every heading of the page, in order
     md = pages._markdown()  # the model's reader (math is not Markdown)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
+from site_tools.finish.cjk import HAN
 
 pytestmark = pytest.mark.site
-CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def page_urls(lang: str) -> set[str]:
@@ -43,7 +43,7 @@ def test_search_index_holds_only_its_language(site_dir: Path, lang: str) -> None
     assert locations == page_urls(lang)
     assert not any(loc.startswith(("zh/", "../")) for loc in locations)
     titles = [doc["title"] for doc in index["docs"] if "#" not in doc["location"]]
-    with_cjk = [t for t in titles if CJK.search(t)]
+    with_cjk = [t for t in titles if HAN.search(t)]
     if lang == "zh":
         assert len(with_cjk) >= len(titles) - 1, titles  # every zh page title is Chinese (the API page too)
     else:

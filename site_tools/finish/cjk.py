@@ -55,7 +55,9 @@ def char_kind(before: str, char: str, after: str = "") -> str:
     return LATIN
 
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: A Han character (CJK Unified Ideographs, Extension A, the compatibility ideographs): the site's one test of
+#: "is this Chinese" (the tests import it).
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -64,7 +66,7 @@ def chinese_page(text: str) -> bool:
     every five Latin letters. Built here, English pages have under one in twenty (the glossary's 中文 column,
     the sources' Chinese titles); Chinese chapters over one in three; the Chinese API pages, whose docstrings
     are English, about one in thirty."""
-    han = len(_HAN.findall(text))
+    han = len(HAN.findall(text))
     return han > 0 and 5 * han >= len(_LETTER.findall(text))
 
 
@@ -72,7 +74,7 @@ def is_chinese(block: str, page: bool) -> bool:
     """Whether a block of text (a paragraph, list item, cell, heading) is Chinese: it has Han characters, and
     it is on a Chinese ``page`` or has more of them than Latin letters. A Chinese paragraph full of English
     quotations is Chinese; an English sentence quoting a Chinese title (“03 位置编码几何学”) is English."""
-    han = len(_HAN.findall(block))
+    han = len(HAN.findall(block))
     return han > 0 and (page or han > len(_LETTER.findall(block)))
 
 
