@@ -558,12 +558,13 @@ def _rotate(x: torch.Tensor, pairing: str) -> torch.Tensor:
     return torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
 
 
-def turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, pairing: str) -> torch.Tensor:
+def _turn(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, pairing: str) -> torch.Tensor:
     """``x·cos + rotate(x)·sin``: every pair of ``x`` turned by its angle, the one rotation of the package.
 
     ``cos`` and ``sin`` are laid out as ``RotaryEmbedding`` returns them (the ``d/2`` angles twice in a row) and
     broadcast against ``x``; for ``"interleaved"`` each angle is repeated in place. ``apply_rope`` and
-    ``pe_docs.analysis.rope_rotate`` call it; the arguments are theirs to check.
+    ``pe_docs.analysis.rope_rotate`` call it (internal: not part of the public face); the arguments are theirs to
+    check.
     """
     if pairing == "interleaved":
         half = cos.size(-1) // 2
@@ -634,4 +635,4 @@ def apply_rope(
     if cos.size(-1) % 2:
         raise ValueError(f"head_dim must be even, got {cos.size(-1)}")
     cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # broadcast over the heads
-    return turn(q, cos, sin, pairing).to(q.dtype), turn(k, cos, sin, pairing).to(k.dtype)
+    return _turn(q, cos, sin, pairing).to(q.dtype), _turn(k, cos, sin, pairing).to(k.dtype)

@@ -2,7 +2,7 @@
 
 * ``rope_rotate`` turns each pair of one head's queries or keys by ``p · w_i`` with the angles formed in float64
   — the reference the float32 arithmetic of ``pe_docs.RotaryEmbedding`` is measured against. It rotates with
-  ``pe_docs.apply_rope``'s own rotation (``pe_docs.rotary.turn``) and the same default pairing, ``"half"``.
+  ``pe_docs.apply_rope``'s own rotation (``pe_docs.rotary._turn``) and the same default pairing, ``"half"``.
 * ``rope_decay_bound`` and ``rope_identical_score`` measure RoFormer's "long-term decay" (Su et al., 2021,
   §3.4.3): the upper bound the paper plots, and the score of a query and key with the same content.
 """
@@ -13,7 +13,7 @@ import torch
 
 from pe_docs._checks import check_base, check_choice, check_d_model, float64_device
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.rotary import PAIRINGS, Pairing, turn
+from pe_docs.rotary import PAIRINGS, Pairing, _turn
 
 # Largest integer magnitude up to which every integer is exact in float64 (the angles are formed in float64).
 _EXACT_IN_FLOAT64 = 2**53
@@ -111,7 +111,7 @@ def rope_rotate(
     angle = torch.cat((angle, angle), dim=-1)  # RotaryEmbedding's layout: the d/2 angles twice in a row
     cos = torch.cos(angle).to(device=x.device, dtype=x.dtype)
     sin = torch.sin(angle).to(device=x.device, dtype=x.dtype)
-    return turn(x, cos, sin, pairing)
+    return _turn(x, cos, sin, pairing)
 
 
 def _distance_angles(distances: torch.Tensor, head_dim: int, base: float) -> tuple[int, torch.Tensor]:
