@@ -405,6 +405,25 @@ def test_collapsed_solution_runs_top_to_bottom() -> None:
     assert [o.text for o in nb.cells[3].outputs if o.output_type == "stream"] == ["6283\n"]
 
 
+def test_a_kernel_that_dies_starting_is_started_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel that dies before replying to kernel_info (no cell ran: kernels started side by side can race for
+    their ports) is started once more; any other failure is the notebook's."""
+    import nbclient
+
+    execute, starts = nbclient.NotebookClient.execute, []
+
+    def dies_once(client: nbclient.NotebookClient, **kwargs: object) -> object:
+        starts.append(1)
+        if len(starts) == 1:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return execute(client, **kwargs)
+
+    monkeypatch.setattr(nbclient.NotebookClient, "execute", dies_once)
+    text = notebooks.notebook_text(SOLUTION["en"], "exercise.md", EN)
+    result = kernels.run(text, "en", name="kernel-restart-test", use_cache=False)
+    assert result["ok"] and len(starts) == 2, result.get("error")
+
+
 def test_open_collapsible_and_untitled_details() -> None:
     page = '???+ tip "Open"\n    Shown.\n\n    ```python\n    x = 1\n    ```\n\n??? danger ""\n    No title.\n'
     nb = notebooks.notebook(page, "page.md", EN)

@@ -146,18 +146,28 @@ def run(
     workdir = Path(tempfile.mkdtemp(prefix="pe-docs-notebook-"))
     env = environment(lang)
     start = time.perf_counter()
-    client = NotebookClient(
-        nb,
-        kernel_name="python3",
-        timeout=timeout,
-        allow_errors=False,
-        resources={"metadata": {"path": str(workdir)}},
-        # the kernel's own log: only errors (not ipykernel 7's notice that loopback TCP is unencrypted)
-        extra_arguments=["--IPKernelApp.log_level=ERROR"],
-    )
+
+    def execute() -> None:
+        NotebookClient(
+            nb,
+            kernel_name="python3",
+            timeout=timeout,
+            allow_errors=False,
+            resources={"metadata": {"path": str(workdir)}},
+            # the kernel's own log: only errors (not ipykernel 7's notice that loopback TCP is unencrypted)
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+        ).execute(env=env)
+
     result: dict[str, Any] = {"ok": True, "mkl": env.get("MKL_CBWR", ""), "key": k}
     try:
-        client.execute(env=env)
+        try:
+            execute()
+        except RuntimeError as exc:
+            # A kernel that dies while it starts, before any cell ran (jupyter/jupyter_client#154; kernels started
+            # side by side can race for the ports they were given, jupyter/nbconvert#1066): started once more.
+            if "before replying to kernel_info" not in str(exc):
+                raise
+            execute()
         printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("name") == "stdout")
         result["facts"] = _facts(printed, workdir)  # before the folders go: resolving follows the link
     except CellExecutionError as exc:
