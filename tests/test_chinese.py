@@ -24,7 +24,6 @@ from site_tools.pages import stated_numbers
 ZH = pages.DOCS / "zh"
 ZH_PAGES = [p for p in pages.files("zh").values() if p.suffix == ".md"]
 CJK = cjk.HAN.pattern
-_HAN = cjk.HAN
 
 # One term per idea (the field's usual Chinese terms): a losing spelling (a regular expression, matched in a
 # page's prose with ** emphasis removed) -> the term the site uses, and, where the idea has a glossary entry,
@@ -277,7 +276,8 @@ def _looks_like_title(quoted: str) -> bool:
     capitalised (“Attention Is All You Need”, “… Models without Positional Encodings Still Learn …”)."""
     words = re.findall(r"[A-Za-z][\w'’-]*", quoted)
     capitals = [w[0].isupper() for w in words if len(w) >= 4]
-    return len(words) >= 3 and sum(capitals) >= 2 and 4 * sum(capitals) >= 3 * len(capitals) and not _HAN.search(quoted)
+    english = len(words) >= 3 and sum(capitals) >= 2 and 4 * sum(capitals) >= 3 * len(capitals)
+    return english and not cjk.HAN.search(quoted)
 
 
 def title_violations(path: Path, titles: set[str]) -> list[str]:
@@ -315,7 +315,7 @@ def _english_view(path: Path) -> str:
 
     def quote_block(m: re.Match[str]) -> str:  # a blockquote holding its translation (a Han per five letters)
         block = m.group(0)  # or followed by it
-        han, latin = len(_HAN.findall(block)), len(re.findall(r"[A-Za-z]", block))
+        han, latin = len(cjk.HAN.findall(block)), len(re.findall(r"[A-Za-z]", block))
         followed = re.match(r"\s*[（(]?译文[：:]", t[m.end() :])
         return _blank(m) if (han and han * 5 >= latin) or followed else block
 
@@ -356,7 +356,7 @@ def english_comment_violations(path: Path) -> list[str]:
     found = []
     for n, comment in enumerate(comments(path).split("\n"), 1):
         words = {w for w in re.findall(r"(?<![\w.])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w.(])", comment) if len(w) >= 3}
-        if comment and not _HAN.search(comment) and words - _NOTATION:
+        if comment and not cjk.HAN.search(comment) and words - _NOTATION:
             found.append(f"line {n}: {comment!r}")
     return found
 

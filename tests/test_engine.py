@@ -1,5 +1,7 @@
 """The engine's touch points (``site_tools.build.engine``'s docstring lists them all, each with its test): the ones that
-no other test covers directly fail here when an upgrade of MkDocs, Material or mkdocs-jupyter moves them."""
+no other test covers directly fail here when an upgrade of MkDocs, Material or mkdocs-jupyter moves them. And every
+``pe_docs.``/``site_tools.`` name and repository path the code, pages and overrides quote exists, resolved the same
+way."""
 
 from __future__ import annotations
 
@@ -240,3 +242,39 @@ def test_the_site_tools_import_no_one_back() -> None:
     for name in sorted(graph):
         visit(name)
     assert len(order) == len(graph)
+
+
+# A dotted name of the two packages (pe_docs.analysis.rope_rotate) or a repository path (site_tools/build/figures.py)
+# quoted in the code, the pages, the overrides or the docs: a comment that names what no longer exists misleads.
+_DOTTED = re.compile(r"\b((?:pe_docs|site_tools)(?:\.[A-Za-z_]\w*)+)")
+_PATH = re.compile(
+    r"\b((?:pe_docs|site_tools|tests|docs|overrides|scripts|benchmarks|templates)/[\w./-]*"
+    r"\.(?:py|js|css|md|html|yml|sh|txt|json|ipynb))\b"
+)
+_QUOTED_IN = [
+    "overrides",
+    "site_tools",
+    "pe_docs",
+    "docs",
+    "templates",
+    "scripts",
+    "benchmarks",
+    "README.md",
+    "Makefile",
+]
+_PLACEHOLDERS = {f"docs/{lang}/{name}.md" for lang in ("en", "zh") for name in ("NAME", "attention-scores")}
+
+
+def test_every_quoted_name_and_path_exists() -> None:
+    files = subprocess.run(["git", "ls-files", *_QUOTED_IN], cwd=ROOT, capture_output=True, text=True, check=True)
+    missing = []
+    for name in files.stdout.split():
+        path = ROOT / name
+        if path.suffix not in {".py", ".js", ".css", ".md", ".html", ".yml", ".sh", ".txt"} and path.name != "Makefile":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            dotted = [m for m in _DOTTED.findall(line) if not m.endswith((".py", ".js", ".css", ".md", ".html"))]
+            missing += [f"{name}:{n}: {m}" for m in dotted if not _resolves(m)]
+            quoted = [m for m in _PATH.findall(line) if m not in _PLACEHOLDERS]
+            missing += [f"{name}:{n}: {m}" for m in quoted if not (ROOT / m).exists()]
+    assert missing == [], "quoted but not in the repository:\n" + "\n".join(missing)

@@ -930,17 +930,22 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
 def render(path: Path) -> str:
     """The body of page ``path`` (``docs/<lang>/<name>.md``) as Python-Markdown renders it with the extensions of its
     language's config (``markdown_extensions``): the HTML MkDocs puts in the page's article, before the plugins and
-    the theme."""
+    the theme. Once per version of the file: its links, its anchors and its Chinese are all read from it."""
+    return _render_version(Path(path).resolve(), Path(path).stat().st_mtime_ns)
+
+
+@functools.cache
+def _render_version(path: Path, _mtime: int) -> str:
     import markdown
 
     from site_tools.build import engine
 
     extensions, configs = [], {}
-    for entry in engine.raw_config(Path(path).parent.name)["markdown_extensions"]:
+    for entry in engine.raw_config(path.parent.name)["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
         extensions.append(name)
         configs[name] = options or {}
-    return markdown.markdown(read(Path(path)).body, extensions=extensions, extension_configs=configs)
+    return markdown.markdown(read(path).body, extensions=extensions, extension_configs=configs)
 
 
 def _rendered(path: Path) -> Any:

@@ -20,7 +20,7 @@ document$.subscribe(() => {
     const overflow = getComputedStyle(el).overflowX;
     return (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1;
   };
-  const mark = (el) => {
+  const setRegion = (el) => {
     if (scrolls(el)) {
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "region");
@@ -31,6 +31,6 @@ document$.subscribe(() => {
       el.removeAttribute("aria-label");
     }
   };
-  const resized = new ResizeObserver((entries) => entries.forEach((entry) => mark(entry.target)));
+  const resized = new ResizeObserver((entries) => entries.forEach((entry) => setRegion(entry.target)));
   boxes.forEach((_, el) => resized.observe(el)); // observing reports each box's size once at the start
 });
