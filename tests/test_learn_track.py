@@ -41,7 +41,7 @@ MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python,
 # the notebook run and the complex view read twice, took 76 minutes by the reader's own judgement (58 by the model).
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
 MAX_MINUTES = 60
-WHAT_YOU_KNOW = {"en": "What you now know", "zh": "你现在知道了"}
+WHAT_YOU_KNOW = {"en": "What you now know", "zh": "小结"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’._-]*")
