@@ -76,7 +76,10 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     # a model generalising to longer inputs is 泛化; 推广 only for a formula or method extended to another case
     r"推广不?到[^，。；：\n]{0,12}(?:序列|长度|位置|上下文)": ("泛化到更长的序列（推广: a formula or a method）", None),
     # "ten times slower": say what is N times what (转速是…的 1/N, 周期是…的 N 倍), not 慢十倍 / 快一倍
-    r"[快慢]\s*(?:[\d.]+|[一二两三四五六七八九十百千]+)\s*倍": ("转速是…的 1/N / 周期是…的 N 倍（not 慢十倍）", None),
+    r"[快慢]\s*(?:[\d.]+|[一二两三四五六七八九十百千]+|固定的?|若干|几)\s*倍": (
+        "转速是…的 1/N / 周期是…的 N 倍（not 慢十倍）",
+        None,
+    ),
     # start here's picture is a clock hand: 钟表指针 / 指针 on every page
     "表针": ("指针（钟表指针，start here 的画法）", None),
     # issue 35 (the Chinese at 9): the exercise label, a site page, and one term each for ideas that had several
@@ -577,6 +580,7 @@ def caught_on(tmp_path: Path, line: str, code: str) -> list[str]:
         ("这个公式可以推广到任意底数", []),
         # "N times slower"
         ("每根都比前一根慢十倍", ["慢十倍"]),
+        ("每一对都比前一对慢固定的倍数", ["慢固定的倍"]),
         ("转速只有前一根的十分之一，周期是它的 10 倍", []),
         ("转得最快的那根表针", ["表针"]),
         # the exercise label, and a site page called a chapter; a real book's chapter stays 章
