@@ -94,6 +94,43 @@ def test_the_language_selector_is_material_s_but_for_its_links() -> None:
     assert "location.search + location.hash" in ours[link[0]]  # an explorer's settings survive the switch
 
 
+def test_the_footer_is_material_s_but_for_the_book_link() -> None:
+    """``overrides/partials/copyright.html`` is Material's partial with the book's link added after the copyright
+    line (and its own header comment): any other change of Material's partial fails here."""
+    ours, theirs = _lines(ROOT / "overrides/partials/copyright.html"), _lines(MATERIAL / "partials/copyright.html")
+    at = theirs.index("      {{ config.copyright }}")
+    assert ours[:at] == theirs[:at] and ours[at + 4 :] == theirs[at + 1 :], "Material's partial changed beyond the link"
+    assert ours[at] == "      {{ config.copyright }} ·" and 'class="pe-pdf-link"' in ours[at + 1]
+
+
+# A name of Material's: a class (md-…, with its __element and --modifier), a data attribute (data-md-…) or a CSS
+# variable (--md-…). pe-docs' own names start with pe-.
+MATERIAL_NAME = re.compile(
+    r"(?<![\w-])(?:--md-[a-z0-9-]+|data-md-[a-z0-9-]+(?<!-)|md-[a-z0-9]+(?:_[a-z0-9_]+)?(?:--?[a-z0-9]+)*)"
+)
+SOURCE_KINDS = {".html", ".css", ".js", ".py"}
+
+
+def test_every_material_name_the_site_uses_is_material_s() -> None:
+    """Every class, data attribute and CSS variable of Material's that the overrides (templates, stylesheets,
+    scripts) and the tooling (its Python, the book's stylesheet) name is in the installed Material's templates,
+    stylesheets or scripts: touch point 10 of ``site_tools.build.engine``, checked name by name, so that an upgrade
+    that renames one fails here."""
+    theirs = "".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in MATERIAL.rglob("*")
+        if path.suffix in {".html", ".css", ".js"} and path.is_file()
+    )
+    sources = [p for top in ("overrides", "site_tools") for p in (ROOT / top).rglob("*") if p.suffix in SOURCE_KINDS]
+    used: dict[str, set[str]] = {}
+    for path in sources:
+        for name in MATERIAL_NAME.findall(path.read_text(encoding="utf-8")):
+            used.setdefault(name, set()).add(path.relative_to(ROOT).as_posix())
+    assert {"md-typeset", "md-typeset__scrollwrap", "data-md-color-scheme", "--md-default-fg-color"} <= set(used)
+    missing = {name: sorted(where) for name, where in used.items() if name not in theirs}
+    assert not missing, f"Material's names the site uses that Material {MATERIAL} does not have: {missing}"
+
+
 def test_the_blocks_main_html_overrides_are_material_s() -> None:
     """``overrides/main.html`` overrides blocks of Material's ``base.html`` (none copied whole) and calls
     ``__md_get``, which Material's templates define."""

@@ -77,7 +77,8 @@ Touch points (where an upgrade can break the site; the test that notices):
    ``tests/test_site_build.py::test_chinese_index_is_segmented``, ``tests/test_search.py``.
 
 10. **What the overrides and the finishing pass read of Material's markup and scripts.** ``partials/copyright.html``
-    is Material's footer partial with the licence line (``tests/test_licensing.py``); ``scrollers.js`` waits for
+    is Material's footer partial with the licence line and the book's link (``tests/test_licensing.py``,
+    ``tests/test_engine.py::test_the_footer_is_material_s_but_for_the_book_link``); ``scrollers.js`` waits for
     Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard
     (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass gives the
     notebook's copy buttons the words of Material's translations in ``script#__config`` (``clipboard.copy``,
@@ -85,6 +86,9 @@ Touch points (where an upgrade can break the site; the test that notices):
     ``headerlink`` (``tests/test_finish.py``, ``tests/test_chinese_built.py``), and the book prints
     ``data-md-color-scheme`` light (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables
     (``--md-default-fg-color``), whose contrast the axe-core runs of ``tests/test_browser.py`` check in both schemes.
+    Every class, data attribute and CSS variable of Material's (md-…, data-md-…, --md-…) that the overrides and
+    the tooling name is in the installed Material's templates, stylesheets or scripts
+    (``tests/test_engine.py::test_every_material_name_the_site_uses_is_material_s``).
 
 Every name this list gives in double backquotes is one the code has (``tests/test_engine.py::
 test_every_name_in_the_touch_points_is_in_the_code``).
