@@ -296,6 +296,11 @@ def _check_positions(position_ids: object) -> torch.Tensor:
     return position_ids
 
 
+def _first_set(*values: Any) -> Any:
+    """The first of ``values`` that is not ``None``."""
+    return next(value for value in values if value is not None)
+
+
 class RotaryEmbedding(nn.Module):
     """RoPE's ``cos`` and ``sin`` for given positions, computed once per forward and shared by every layer.
 
@@ -393,7 +398,10 @@ class RotaryEmbedding(nn.Module):
 
         Raises:
             ValueError: the config lacks what it needs (``hidden_size`` and ``num_attention_heads`` without
-                ``head_dim``, ``max_position_embeddings`` for ``"dynamic"``), or a scaling this module refuses.
+                ``head_dim``, ``max_position_embeddings`` for ``"dynamic"``), a ``rope_theta``, a
+                ``partial_rotary_factor`` or a ``rotary_dim`` out of range (a 0 is refused, never read as unset),
+                or a scaling this module refuses.
+            TypeError: one of them is not a number.
 
         Examples:
             >>> config = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
@@ -424,8 +432,11 @@ class RotaryEmbedding(nn.Module):
         parameters = dict(get("rope_parameters") or get("rope_scaling") or {})
         if "type" in parameters:  # transformers 4's name of the rope type
             parameters.setdefault("rope_type", parameters.pop("type"))
-        base = parameters.pop("rope_theta", None) or get("rope_theta") or 10000.0
-        partial = parameters.pop("partial_rotary_factor", None) or get("partial_rotary_factor") or 1.0
+        # the first of each that is set: a 0 is a value (refused below, as the constructor refuses it), not a gap
+        base = _first_set(parameters.pop("rope_theta", None), get("rope_theta"), 10000.0)
+        base = check_base(base, "config's rope_theta")
+        partial = _first_set(parameters.pop("partial_rotary_factor", None), get("partial_rotary_factor"), 1.0)
+        partial = check_real("config's partial_rotary_factor", partial, minimum=0.0, maximum=1.0, open_minimum=True)
         max_positions = get("max_position_embeddings")
         rope_type = parameters.setdefault("rope_type", "default")
         if rope_type in ("yarn", "llama3"):  # a top-level original length (Phi-3's place) comes first
@@ -441,7 +452,9 @@ class RotaryEmbedding(nn.Module):
             )
         rotary_dim = get("rotary_dim")  # GPT-J's rotated width, in features
         width = (
-            check_int("config.rotary_dim", rotary_dim) if rotary_dim else int(check_int("head_dim", head_dim) * partial)
+            check_int("config.rotary_dim", rotary_dim, minimum=2)
+            if rotary_dim is not None
+            else int(check_int("head_dim", head_dim) * partial)
         )
         return cls(
             width,

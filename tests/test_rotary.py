@@ -5,6 +5,7 @@ bound and the identical-content score."""
 from __future__ import annotations
 
 import math
+import re
 import types
 
 import numpy as np
@@ -312,6 +313,18 @@ def test_from_config_reads_what_transformers_reads() -> None:
     # transformers 4's GPTNeoXConfig object kept rotary_pct (5 maps it to partial_rotary_factor): refused, not ignored
     with pytest.raises(ValueError, match="'rotary_pct'"):
         RotaryEmbedding.from_config(types.SimpleNamespace(hidden_size=2560, num_attention_heads=32, rotary_pct=0.25))
+    # a value that is set but falsy is refused, as the constructor refuses it, never replaced by the default
+    for config, message in [
+        ({"head_dim": 64, "rope_parameters": {"rope_theta": 0}}, "config's rope_theta must be finite and > 0, got 0"),
+        ({"head_dim": 64, "rope_theta": 0.0}, "config's rope_theta must be finite and > 0, got 0.0"),
+        ({"head_dim": 64, "partial_rotary_factor": 0.0}, "config's partial_rotary_factor must be > 0.0, got 0.0"),
+        ({"head_dim": 64, "partial_rotary_factor": 1.5}, "config's partial_rotary_factor must be <= 1.0, got 1.5"),
+        ({"head_dim": 64, "rotary_dim": 0}, "config.rotary_dim must be >= 2, got 0"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            RotaryEmbedding.from_config(config)
+    with pytest.raises(TypeError, match="config's rope_theta must be a real number, got '1e4' of type str"):
+        RotaryEmbedding.from_config({"head_dim": 64, "rope_theta": "1e4"})
 
 
 def test_no_positions_no_update() -> None:
