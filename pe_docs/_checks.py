@@ -60,9 +60,12 @@ def check_float_dtype(value: object, name: str = "dtype") -> torch.dtype:
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    """Check that ``value`` is one of the allowed strings."""
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    """Check that ``value`` is one of the allowed strings (``TypeError`` for a value that is not a string)."""
+    expected = f"{name} must be one of {', '.join(map(repr, choices))}"
+    if not isinstance(value, str):
+        raise TypeError(f"{expected}; got {value!r} of type {type(value).__name__}")
+    if value not in choices:
+        raise ValueError(f"{expected}; got {value!r}")
     return value
 
 

@@ -292,7 +292,8 @@ def test_float32_temporaries_are_small():
         ({"dtype": torch.complex64}, TypeError, "dtype must be a floating-point dtype"),
         ({"dtype": "float32"}, TypeError, "dtype must be a torch.dtype, got 'float32'"),
         ({"layout": "sideways"}, ValueError, "layout must be one of 'interleaved', 'concat'; got 'sideways'"),
-        ({"layout": None}, ValueError, "got None"),
+        ({"layout": None}, TypeError, "layout must be one of 'interleaved', 'concat'; got None of type NoneType"),
+        ({"layout": 1}, TypeError, "got 1 of type int"),
     ],
 )
 def test_bad_input(kwargs, error, message):

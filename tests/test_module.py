@@ -154,7 +154,7 @@ def test_gradient_flows() -> None:
         ({"d_model": 16, "dropout": "0.1"}, TypeError, ["dropout", "'0.1'"]),
         ({"d_model": 16, "batch_first": "yes"}, TypeError, ["batch_first", "'yes'"]),
         ({"d_model": 16, "layout": "concatenated"}, ValueError, ["layout", "'concatenated'", "'concat'"]),
-        ({"d_model": 16, "layout": None}, ValueError, ["layout", "None"]),
+        ({"d_model": 16, "layout": None}, TypeError, ["layout", "None", "NoneType"]),
         ({"d_model": 16, "base": "1e4"}, TypeError, ["base", "'1e4'"]),
     ],
 )
