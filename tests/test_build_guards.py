@@ -19,10 +19,10 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from site_tools import ROOT
 from site_tools.build import engine, figures, hooks, preview
 from site_tools.build import site as site_build
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.site
 
 

@@ -19,10 +19,9 @@ from typing import Any
 import pytest
 from harness.scratch import SCRATCH_CHAPTER, SCRATCH_SECTION
 
-from site_tools import pages
+from site_tools import ROOT, pages
 from site_tools.pages import chapter, stated_numbers
 
-ROOT = Path(__file__).resolve().parent.parent
 SLUG = SCRATCH_CHAPTER
 
 

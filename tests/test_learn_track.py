@@ -24,10 +24,9 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
+from site_tools.build.engine import CONFIGS
 from site_tools.finish.cjk import HAN
 
-ROOT = Path(__file__).resolve().parent.parent
-CONFIGS = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 import yaml
 from mkdocs.config import load_config
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 CC_BY = "https://creativecommons.org/licenses/by/4.0/"
 
 

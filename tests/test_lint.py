@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
 
 
 def test_ruff_clean() -> None:

@@ -32,7 +32,6 @@ from site_tools.build import engine, figures, notebooks
 from site_tools.finish.cjk import HAN
 from site_tools.pages import kernels
 
-ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = [(lang, name) for lang in pages.LANGS for name in pages.chapters(lang)]
 
 

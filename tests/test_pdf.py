@@ -21,9 +21,8 @@ from typing import Any
 
 import pytest
 
-from site_tools import book
+from site_tools import ROOT, book
 
-ROOT = Path(__file__).resolve().parent.parent
 LANGS = tuple(book.CONFIGS)
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_tools import pages
+from site_tools import ROOT, pages
 from site_tools.build import engine, publish
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
 REPOSITORY = "https://github.com/pe-docs/pe-docs"
 

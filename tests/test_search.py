@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from site_tools import ROOT
 from site_tools.browser import browser
-
-ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.browser
 

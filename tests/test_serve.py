@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.site
 
 

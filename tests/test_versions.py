@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import pages, versions
+from site_tools import ROOT, pages, versions
 from site_tools.pages import chapters
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # how the pages cite each tier library's source, and its name on PyPI
 CITED = {

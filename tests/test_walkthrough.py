@@ -19,7 +19,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from site_tools import ROOT
+
 NOTEBOOKS = [ROOT / "docs" / lang / "walkthrough.ipynb" for lang in ("en", "zh")]
 
 _PROBE = """\
