@@ -54,6 +54,39 @@ def test_the_real_pins() -> None:
     assert all(re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", pin.version) for pin in pins.values())
 
 
+# A version of transformers or torch that the text names ("transformers 5.24", "torch 2.13"), or a source's tag
+# (transformers' "v5.24.0", in a citation of its code).
+_NAMED_VERSION = re.compile(r"\b(transformers|torch) v?(\d+\.\d+(?:\.\d+)?)\b|\bv(\d+\.\d+\.\d+)\b")
+
+
+def test_the_versions_the_text_names_are_the_pinned_ones() -> None:
+    """Every transformers or torch version that the pages, the package, the tooling and the README name is the one
+    pinned (the tier's transformers in requirements-upstream.txt, torch in requirements.txt), to the digits it
+    gives: moving a pin without the text fails here. A bare tag is transformers' when its major version is."""
+    pins = {
+        "transformers": versions.read_pins()["transformers"].version,
+        "torch": versions.read_pins(ROOT / "requirements.txt")["torch"].version,
+    }
+    files = [ROOT / "README.md"] + [
+        path
+        for top in ("docs", "pe_docs", "site_tools", "overrides")
+        for path in (ROOT / top).rglob("*")
+        if path.suffix in {".md", ".ipynb", ".py", ".js", ".html"}
+    ]
+    named, stale = 0, []
+    for path in files:
+        for match in _NAMED_VERSION.finditer(path.read_text(encoding="utf-8")):
+            name, version = (match[1], match[2]) if match[1] else ("transformers", match[3])
+            pin = pins[name]
+            if not match[1] and version.split(".")[0] != pin.split(".")[0]:
+                continue  # another project's tag
+            named += 1
+            if pin.split(".")[: version.count(".") + 1] != version.split("."):
+                stale.append(f"{path.relative_to(ROOT)}: {match[0]!r}, but {name}=={pin} is pinned")
+    assert named >= 10  # code.md names both, in both languages
+    assert not stale, "\n".join(stale)
+
+
 def test_version_line_in_both_languages(tmp_path: Path) -> None:
     pins = _pins(tmp_path, "transformers==5.23.0  # tier\ndiffusers==0.42.1  # tier\nregex==2026.11.19\n")
     torch = metadata.version("torch")
