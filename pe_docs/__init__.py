@@ -22,9 +22,10 @@ from pe_docs.bias import alibi_bias, alibi_slopes, t5_relative_bias, t5_relative
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.encoding_2d import sinusoidal_table_2d
 from pe_docs.frequencies import inverse_frequencies, wavelengths
+from pe_docs.identify import KNOWN_TABLES, TableMatch, identify_table
+from pe_docs.layouts import concat_to_interleaved, interleaved_to_concat
 from pe_docs.module import SinusoidalPositionalEncoding
 from pe_docs.rotary import ROPE_TYPES, RopeFrequencies, RotaryEmbedding, apply_rope, rope_frequencies
-from pe_docs.variants import KNOWN_TABLES, TableMatch, concat_to_interleaved, identify_table, interleaved_to_concat
 
 __all__ = [
     "KNOWN_TABLES",

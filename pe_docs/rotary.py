@@ -27,6 +27,16 @@ from torch import nn
 
 from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
+from pe_docs.rope_scaling import (
+    _yarn_range,
+    dynamic_ntk_scale,
+    llama3_frequencies,
+    ntk_aware_frequencies,
+    position_interpolation_frequencies,
+    yarn_attention_factor,
+    yarn_boundaries,
+    yarn_frequencies,
+)
 
 Pairing = Literal["interleaved", "half"]
 PAIRINGS: tuple[str, ...] = ("interleaved", "half")
@@ -173,18 +183,6 @@ def rope_frequencies(
         >>> round(rope_frequencies(64, scaling=yarn).attention_scaling, 4)  # 0.1 ln 4 + 1
         1.1386
     """
-    # each type's float64 formula, and YaRN's ramp ends (imported here: pe_docs.analysis imports this module)
-    from pe_docs.analysis.rope_scaling import (
-        _yarn_range,
-        dynamic_ntk_scale,
-        llama3_frequencies,
-        ntk_aware_frequencies,
-        position_interpolation_frequencies,
-        yarn_attention_factor,
-        yarn_boundaries,
-        yarn_frequencies,
-    )
-
     d = check_d_model(head_dim, "head_dim")
     b = check_base(base)
     rope_type, params = _rope_parameters(scaling, b)

@@ -1,4 +1,5 @@
-"""pe_docs.analysis.rope_scaling against the reference code, re-typed from the sources read.
+"""pe_docs.rope_scaling (imported from pe_docs.analysis, as the pages do) against the reference code, re-typed
+from the sources read.
 
 * huggingface/transformers ``src/transformers/modeling_rope_utils.py`` (commit ef46806, a 4.x version):
   ``_compute_default_rope_parameters``, ``_compute_linear_scaling_rope_parameters``,

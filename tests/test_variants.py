@@ -322,7 +322,7 @@ def test_identify_non_finite_tables_match_nothing():
 
 
 @pytest.mark.parametrize(
-    "module_name", ["pe_docs.variants.identify", "pe_docs.analysis.extrapolation", "pe_docs.analysis.learned"]
+    "module_name", ["pe_docs.identify", "pe_docs.analysis.extrapolation", "pe_docs.analysis.learned"]
 )
 def test_attribute_docstring_examples_run(module_name):
     """--doctest-modules cannot see attribute docstrings (e.g. KNOWN_TABLES'): run their examples here."""
@@ -343,7 +343,7 @@ def test_attribute_docstring_examples_run(module_name):
         runner.run(test)
         assert runner.failures == 0, text
         found += len(test.examples)
-    assert found >= (1 if module_name == "pe_docs.variants.identify" else 0)
+    assert found >= (1 if module_name == "pe_docs.identify" else 0)
 
 
 # ------------------------------------------------------------------------------ library code, re-implemented
@@ -629,7 +629,9 @@ def test_variants_package_layout_and_public_names():
     homes["libraries"] = set(variants.__all__) - set().union(*homes.values())
     assert len(homes["libraries"]) == 14, sorted(homes["libraries"])
     for module_name, names in homes.items():
-        module = importlib.import_module(f"pe_docs.variants.{module_name}")
+        # the converters and the checker are in the package's core (pe_docs.layouts, pe_docs.identify)
+        core = module_name in ("layouts", "identify")
+        module = importlib.import_module(f"pe_docs.{module_name}" if core else f"pe_docs.variants.{module_name}")
         for name in names:
             assert getattr(variants, name) is getattr(module, name), name
             if name in pe_docs.__all__:  # the converters and the checker are also pe_docs' own
@@ -640,7 +642,7 @@ def test_variants_package_layout_and_public_names():
                 assert getattr(module, name).__module__ == module.__name__, name
     package = pathlib.Path(pe_docs.__file__).parent
     lengths = {str(p.relative_to(package)): len(p.read_text().splitlines()) for p in package.rglob("*.py")}
-    assert {"variants/layouts.py", "variants/libraries.py", "variants/bugs.py", "variants/identify.py"} <= set(lengths)
+    assert {"layouts.py", "variants/libraries.py", "variants/bugs.py", "identify.py"} <= set(lengths)
     assert max(lengths.values()) <= 800, {k: v for k, v in lengths.items() if v > 800}
 
 

@@ -11,7 +11,8 @@ Nothing here is needed to run a model (that is :mod:`pe_docs`); every name is im
 * what a model does with it — :mod:`~pe_docs.analysis.attention`, :mod:`~pe_docs.analysis.attention_bias`,
   :mod:`~pe_docs.analysis.residual`, :mod:`~pe_docs.analysis.extrapolation`, :mod:`~pe_docs.analysis.learned`;
 * RoPE measured — :mod:`~pe_docs.analysis.rope` (the exact rotation, the long-term decay),
-  :mod:`~pe_docs.analysis.rope_scaling` (each context-extension method in float64);
+  each context-extension method in float64 (from :mod:`pe_docs.rope_scaling`, where ``pe_docs.rope_frequencies``
+  starts from them);
 * other relative schemes — :mod:`~pe_docs.analysis.relative_schemes` (Shaw et al., Transformer-XL).
 """
 
@@ -40,16 +41,6 @@ from pe_docs.analysis.relative_schemes import (
 )
 from pe_docs.analysis.residual import PositionSignal, position_signal
 from pe_docs.analysis.rope import rope_decay_bound, rope_identical_score, rope_rotate
-from pe_docs.analysis.rope_scaling import (
-    dynamic_ntk_scale,
-    llama3_frequencies,
-    ntk_aware_base,
-    ntk_aware_frequencies,
-    position_interpolation_frequencies,
-    yarn_attention_factor,
-    yarn_boundaries,
-    yarn_frequencies,
-)
 from pe_docs.analysis.similarity import (
     RowDistance,
     binary_code,
@@ -60,6 +51,16 @@ from pe_docs.analysis.similarity import (
 )
 from pe_docs.analysis.spectrum import measured_frequencies, peak_frequencies
 from pe_docs.analysis.uniqueness import ClosestReturn, closest_returns, first_duplicate_row, misplaced_rows
+from pe_docs.rope_scaling import (
+    dynamic_ntk_scale,
+    llama3_frequencies,
+    ntk_aware_base,
+    ntk_aware_frequencies,
+    position_interpolation_frequencies,
+    yarn_attention_factor,
+    yarn_boundaries,
+    yarn_frequencies,
+)
 
 __all__ = [
     "RECIPES",

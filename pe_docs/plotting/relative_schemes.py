@@ -8,7 +8,7 @@ import torch
 from matplotlib.figure import Figure
 
 from pe_docs._checks import check_base, check_d_model, check_int, check_real
-from pe_docs.analysis.rope_scaling import (
+from pe_docs.analysis import (
     ntk_aware_frequencies,
     position_interpolation_frequencies,
     yarn_boundaries,

@@ -1,9 +1,9 @@
 """Sinusoidal tables as real libraries build them, the bugs people ship, and a checker for your own table.
 
-One module per kind of thing, every public name re-exported here (``from pe_docs.variants import X``); the layout
-converters and the checker, which a model's code uses, from ``pe_docs`` too:
+One module per kind of thing, every public name re-exported here (``from pe_docs.variants import X``). The layout
+converters and the checker, which a model's code uses, live in the package's core and are ``pe_docs``' names too:
 
-* :mod:`pe_docs.variants.layouts` — the two column layouts and the bit-exact conversions between them
+* :mod:`pe_docs.layouts` — the two column layouts and the bit-exact conversions between them
   (``interleaved_to_concat``, ``concat_to_interleaved``);
 * :mod:`pe_docs.variants.libraries` — the formulas (``concat_paper_table``, ``tensor2tensor_table``,
   ``fairseq_table``, ``tutorial_buffer``) and each library's code re-implemented in its own dtypes and buffer
@@ -12,10 +12,12 @@ converters and the checker, which a model's code uses, from ``pe_docs`` too:
   ``keras_sine_position_encoding``, ``transformer_xl_pos_emb``, ``d2l_buffer``);
 * :mod:`pe_docs.variants.bugs` — the bug gallery (``odd_cosine_exponent_table``, ``doubled_exponent_table``,
   ``doubled_and_odd_exponent_table``, ``integer_exponent_table``, ``wrong_axis_rows``);
-* :mod:`pe_docs.variants.identify` — the checker: ``identify_table``, ``TableMatch``, ``KNOWN_TABLES``,
+* :mod:`pe_docs.identify` — the checker: ``identify_table``, ``TableMatch``, ``KNOWN_TABLES``,
   ``pairwise_shift_residual``.
 """
 
+from pe_docs.identify import KNOWN_TABLES, TableMatch, identify_table, pairwise_shift_residual
+from pe_docs.layouts import concat_to_interleaved, interleaved_to_concat
 from pe_docs.variants.bugs import (
     doubled_and_odd_exponent_table,
     doubled_exponent_table,
@@ -23,8 +25,6 @@ from pe_docs.variants.bugs import (
     odd_cosine_exponent_table,
     wrong_axis_rows,
 )
-from pe_docs.variants.identify import KNOWN_TABLES, TableMatch, identify_table, pairwise_shift_residual
-from pe_docs.variants.layouts import concat_to_interleaved, interleaved_to_concat
 from pe_docs.variants.libraries import (
     concat_paper_table,
     d2l_buffer,

@@ -14,8 +14,8 @@ from pe_docs._checks import (
     check_d_model,
     check_int,
 )
+from pe_docs._tables import bug_frequencies, phases_of
 from pe_docs.analysis.numerics import exact_rows
-from pe_docs.variants._shared import bug_frequencies, phases_of
 
 
 def _interleaved_rows(positions: torch.Tensor, sin_w: torch.Tensor, cos_w: torch.Tensor) -> torch.Tensor:

@@ -41,9 +41,9 @@ from pe_docs._checks import (
     check_int,
     check_real,
 )
+from pe_docs._tables import phases_of, t2t_frequencies
 from pe_docs.analysis.numerics import rows_in_dtype
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.variants._shared import phases_of, t2t_frequencies
 
 # ---------------------------------------------------------------------------------------- the formulas
 

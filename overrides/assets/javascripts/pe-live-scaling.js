@@ -12,7 +12,7 @@
   const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure } = live;
   const inverseFrequencies = window.peDocs.inverseFrequencies;
 
-  // ---- the computations, as pe_docs/analysis/rope_scaling.py (the same float64 operations in the same order)
+  // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order)
 
   const map = (w, f) => Float64Array.from(w, f);
 
@@ -44,7 +44,7 @@
     return (f * Math.max(n, length)) / length - (f - 1);
   }
 
-  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs.analysis.rope_scaling._yarn_ends).
+  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs.rope_scaling._yarn_ends).
   function yarnEnds(headDim, originalLen, base, betaFast, betaSlow) {
     const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);

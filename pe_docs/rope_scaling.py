@@ -20,12 +20,13 @@ positions, each method below rewrites the ladder:
   interpolated by ``factor``, and the pairs in between are blended linearly in the number of turns ``L / λ_i``
   — the YaRN paper's eq. 18 ramp, with no attention temperature.
 
-Each function here returns the method's frequencies in float64: what the method means, for the chapters to
-explain and measure. A model reads its ``rope_parameters`` with ``pe_docs.rope_frequencies`` (in
-:mod:`pe_docs.rotary`), which computes what a checkpoint's code computes — the float32 operations of
-huggingface/transformers ``src/transformers/modeling_rope_utils.py``, bit for bit — or, with
-``dtype=torch.float64``, these functions' values. The tests compare both with the reference code
-(jquesnelle/yarn ``scaled_rope/*.py``; transformers).
+Each function here returns the method's frequencies in float64: what the method means, and what
+``pe_docs.rope_frequencies`` starts from (so this module is part of the package's core, below :mod:`pe_docs.rotary`;
+the chapters import its names from :mod:`pe_docs.analysis`). A model reads its ``rope_parameters`` with
+``pe_docs.rope_frequencies`` (in :mod:`pe_docs.rotary`), which computes what a checkpoint's code computes — the
+float32 operations of huggingface/transformers ``src/transformers/modeling_rope_utils.py``, bit for bit — or, with
+``dtype=torch.float64``, these functions' values. The tests compare both with the reference code (jquesnelle/yarn
+``scaled_rope/*.py``; transformers).
 """
 
 from __future__ import annotations

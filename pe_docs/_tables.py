@@ -1,6 +1,7 @@
-"""What the modules of ``pe_docs.variants`` share: a check of a table argument, the phase of positions at
-frequencies, tensor2tensor's frequencies and the frequencies of each formula bug. Private to the package (not in
-``pe_docs``' API): the modules import these names from here, not from one another's private helpers.
+"""What the table checker (:mod:`pe_docs.identify`), the layout converters (:mod:`pe_docs.layouts`) and
+``pe_docs.variants`` share: a check of a table argument, the phase of positions at frequencies, tensor2tensor's
+frequencies and the frequencies of each formula bug. Private to the package (not in ``pe_docs``' API), and part of
+its core, which imports nothing from ``pe_docs.variants`` or ``pe_docs.analysis``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from pe_docs.variants._shared import check_table
+from pe_docs._tables import check_table
 
 
 def _concat_order(d: int) -> torch.Tensor:

@@ -23,10 +23,10 @@ from pe_docs._checks import (
     check_real,
     check_real_tensor,
 )
+from pe_docs._tables import bug_frequencies, check_table, t2t_frequencies
 from pe_docs.encoding import LAYOUTS, Layout
 from pe_docs.frequencies import inverse_frequencies
-from pe_docs.variants._shared import bug_frequencies, check_table, t2t_frequencies
-from pe_docs.variants.layouts import concat_to_interleaved
+from pe_docs.layouts import concat_to_interleaved
 
 
 def pairwise_shift_residual(table: torch.Tensor, k: int = 1, *, layout: Layout = "interleaved") -> float:
