@@ -15,7 +15,7 @@ This top level is what a model imports (every page's "code to copy" computes wha
 Apart from it: :mod:`pe_docs.analysis`, what the chapters measure and explain with (precision, similarity,
 uniqueness, geometry, capacity, extrapolation, the scaling methods one by one, the exact RoPE rotation, other
 relative schemes); :mod:`pe_docs.variants`, other libraries' tables and common bugs re-implemented;
-:mod:`pe_docs.plotting`, the figures (it imports matplotlib; everything else needs only torch).
+:mod:`pe_docs.plotting`, the figures (it imports matplotlib; everything else needs only torch and NumPy).
 """
 
 from pe_docs.bias import alibi_bias, alibi_slopes, t5_relative_bias, t5_relative_bucket

@@ -2,8 +2,8 @@
 
 ``pairwise_shift_residual`` measures how far a table is from having a relative transform; ``identify_table``
 compares a table with every correct family (layout × frequency spacing, at the offset and direction its phases
-give), every bug of ``pe_docs.variants.bugs`` and a recomputation in float16/bfloat16, and returns a
-``TableMatch``. ``KNOWN_TABLES`` lists the names in the order they are tried.
+give), every formula bug of the bug gallery (``pe_docs.variants.bugs`` builds them) and a recomputation in
+float16/bfloat16, and returns a ``TableMatch``. ``KNOWN_TABLES`` lists the names in the order they are tried.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def grouped(lang: Lang, value: float, decimals: int = 0) -> str:
     return out.replace(",", "\u2009") if check_lang(lang) == "zh" else out
 
 
-def _find_cjk_font() -> str | None:
+def find_cjk_font() -> str | None:
     for path in _CJK_PATHS:
         if Path(path).is_file():
             return path
@@ -204,7 +204,7 @@ def cjk_family() -> str:
     """
     global _cjk_family
     if _cjk_family is None:
-        path = _find_cjk_font()
+        path = find_cjk_font()
         if path is None:
             raise RuntimeError(
                 "no CJK font found for Chinese figure labels; install one, e.g. "

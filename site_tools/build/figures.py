@@ -82,14 +82,14 @@ def source_digest() -> str:
     import numpy
     import torch
 
-    from pe_docs.plotting._style import _find_cjk_font
+    from pe_docs.plotting._style import find_cjk_font
 
     h = hashlib.sha256()
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         h.update(path.relative_to(ROOT).as_posix().encode())
         h.update(path.read_bytes())
     h.update(Path(__file__).read_bytes())
-    for version in (matplotlib.__version__, numpy.__version__, torch.__version__, str(_find_cjk_font())):
+    for version in (matplotlib.__version__, numpy.__version__, torch.__version__, str(find_cjk_font())):
         h.update(version.encode())
     return h.hexdigest()
 

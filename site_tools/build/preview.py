@@ -30,10 +30,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import finish, pages
+from site_tools import ROOT, finish, pages
 from site_tools.build import engine, publish, site
 
-ROOT = engine.ROOT
 CONFIGS = engine.CONFIGS
 WATCHED = ("docs", "pe_docs", "overrides", "site_tools", "mkdocs.yml", "mkdocs.zh.yml")
 # Code the workers import: a change there needs fresh worker processes.

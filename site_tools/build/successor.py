@@ -25,11 +25,10 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from site_tools import copy_repository, finish, pages
+from site_tools import ROOT, copy_repository, finish, pages
 from site_tools.build import engine
 from site_tools.finish import dom
 
-ROOT = engine.ROOT
 ENGINES: dict[str, list[str]] = {"zensical": ["zensical", "build", "-f"], "properdocs": ["properdocs", "build", "-f"]}
 OK, NO = "yes", "no"
 

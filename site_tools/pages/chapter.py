@@ -24,7 +24,6 @@ from pathlib import Path
 
 from site_tools import ROOT, pages
 
-LANGS = ("en", "zh")
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
 CONFIGS = ("mkdocs.yml", "mkdocs.zh.yml")  # each has its own nav: (the Chinese one with Chinese section titles)
 NAV_ANCHOR = "api.md"  # in its section, new chapters go just before the API reference
@@ -67,7 +66,7 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
         raise ChapterError(f"slug {slug!r} is reserved: the site uses /{slug}/ itself; choose another name")
     existing = [
         f"docs/{lang}/{slug}{ext}"
-        for lang in LANGS
+        for lang in pages.LANGS
         for ext in (".md", ".ipynb")
         if (root / "docs" / lang / f"{slug}{ext}").exists()
     ]
@@ -206,10 +205,10 @@ def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Pat
     slug = check_slug(slug, root)
     configs = [root / name for name in CONFIGS if (root / name).exists() and _has_nav(root / name)]
     at = check_section(section, root) if section is not None else None
-    texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in LANGS}
+    texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in pages.LANGS}
     texts["en"] = re.sub(r"\A# .*", f"# {title_of(slug)}", texts["en"], count=1)
     written = []
-    for lang in LANGS:
+    for lang in pages.LANGS:
         path = root / "docs" / lang / f"{slug}.md"
         path.write_text(texts[lang], encoding="utf-8")
         written.append(path)

@@ -32,11 +32,11 @@ from typing import Any
 import pytest
 
 from harness.run import is_worker, state, steers_workers
+from site_tools import ROOT
 from site_tools.browser import serve_site
 from site_tools.build import site
 
 TEST_PREFIX = "/pe-docs-test/"
-ROOT = Path(__file__).resolve().parents[2]
 SITE_FIXTURES = frozenset({"built_site", "site_dir", "site_base"})
 
 

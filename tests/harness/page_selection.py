@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.built_site import SITE_FIXTURES
-
-ROOT = Path(__file__).resolve().parents[2]
+from site_tools import ROOT
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

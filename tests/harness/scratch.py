@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
 SCRATCH_CHAPTER = "scratch-chapter"  # a name no real page uses
 SCRATCH_SECTION = "Deep dives"  # the nav section it is created in
 
