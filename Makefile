@@ -69,6 +69,11 @@ chapter: setup
 parity: setup
 	$(PY) -m site_tools.pages
 
+# The Chinese page's code blocks rewritten from the English page's, keeping the Chinese comments of unchanged lines
+# (site_tools/pages/sync.py): make sync PAGE=formula
+sync: setup
+	$(PY) -m site_tools.pages.sync "$(PAGE)"
+
 bench: setup
 	$(PY) benchmarks/bench_table.py
 

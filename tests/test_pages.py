@@ -331,7 +331,8 @@ def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.Monk
     en, zh = (tmp_path / lang / "a.md" for lang in pages.LANGS)
     assert (
         f"a.md: code block 1 differs between en ({en}:3) and zh ({zh}:5) after removing comments; make the code "
-        f"the same (only comments may be translated):\n  - {en}:4: x = 1\n  + {zh}:7: x = 2"
+        f"the same (only comments may be translated; make sync PAGE=a rewrites the Chinese blocks from the English "
+        f"ones):\n  - {en}:4: x = 1\n  + {zh}:7: x = 2"
     ) in problems
     assert "b.md: exists in en only; add docs/zh/b.md" in problems
     assert not any(p.startswith("c.md") for p in problems)

@@ -848,7 +848,8 @@ def _block_diff(name: str, k: int, en: CodeUnit, zh: CodeUnit) -> str:
 
     out = [
         f"{name}: code block {k} differs between en ({en.where()}) and zh ({zh.where()}) after removing comments; "
-        "make the code the same (only comments may be translated):"
+        f"make the code the same (only comments may be translated; make sync PAGE={name.removesuffix('.md')} rewrites "
+        "the Chinese blocks from the English ones):"
     ]
     if en.head != zh.head:
         out.append(f"  - {en.where()}: {en.head.strip() or '(no marker, no info)'!r}")
