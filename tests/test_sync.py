@@ -84,6 +84,9 @@ def test_different_numbers_of_blocks_are_refused(tmp_path: Path, monkeypatch: py
         sync.sync("a.md")
     with pytest.raises(ValueError, match="not a Markdown page of both languages"):
         sync.sync("b.md")
+    _pages(tmp_path, "# A\n\n> ```python\n> x = 2\n> ```\n", "# 甲\n\n> ```python\n> x = 1\n> ```\n")
+    with pytest.raises(ValueError, match=r"a\.md:3: block 1 sits in a blockquote; edit it by hand"):
+        sync.sync("a.md")
 
 
 @pytest.mark.parametrize("name", [n for n in pages.page_names() if n.endswith(".md")])

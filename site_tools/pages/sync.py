@@ -74,6 +74,8 @@ def planned(name: str) -> list[tuple[int, pages.Fence, pages.Fence, str]]:
     plan = []
     for k, (e, z) in enumerate(zip(en, zh, strict=True), 1):
         new = e.code if e.role == "expected-output" else synced_code(e.code, z.code)
+        if new != z.code and z.hidden_by:  # its lines start with > or a list's indentation: edited by hand
+            raise ValueError(f"{pages.rel(z.path)}:{z.line}: block {k} sits in a {z.hidden_by}; edit it by hand")
         if new != z.code:
             plan.append((k, e, z, new))
     return plan
