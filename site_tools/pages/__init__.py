@@ -251,6 +251,12 @@ class Page:
     def expected_outputs(self) -> list[Fence]:
         return [f for f in self.fences if f.role == "expected-output"]
 
+    @property
+    def compared(self) -> list[Fence]:
+        """The fences that must match between languages, in page order: python fences (in any spelling) and
+        expected outputs (what :func:`code_units` compares and ``make sync`` copies)."""
+        return [f for f in self.fences if f.looks_like_python or f.role == "expected-output"]
+
     def blocks(self) -> list[tuple[int, str]]:
         """(line, code) of each test pytest-codeblocks makes of the page's python (a block with its continuations;
         marked ones too)."""
@@ -767,11 +773,11 @@ def code_units(path: Path) -> list[CodeUnit]:
             for k, cell in enumerate(notebook_code_cells(path), 1)
         ]
     units = []
-    for f in read(path).fences:
+    for f in read(path).compared:
         markers = " ".join(f.marker_comments)
         if f.looks_like_python:
             units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}", _numbered(f, code_lines(f.code))))
-        elif f.role == "expected-output":
+        else:  # an expected output
             output = [(n, line) for n, line in enumerate(f.code.split("\n"))]
             units.append(CodeUnit(path, f.line, markers, _numbered(f, output)))
     return units

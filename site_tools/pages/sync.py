@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import sys
-from pathlib import Path
 
 from site_tools import pages
 
@@ -51,10 +50,6 @@ def synced_code(en: str, zh: str) -> str:
     return "\n".join(out)
 
 
-def _blocks(path: Path) -> list[pages.Fence]:
-    return [f for f in pages.read(path).fences if f.looks_like_python or f.role == "expected-output"]
-
-
 def planned(name: str) -> list[tuple[int, pages.Fence, pages.Fence, str]]:
     """(number, English block, Chinese block, the Chinese block's new code) of each block a sync of page ``name``
     (``formula.md``) would rewrite: none when the two pages are in sync.
@@ -65,7 +60,7 @@ def planned(name: str) -> list[tuple[int, pages.Fence, pages.Fence, str]]:
     paths = {lang: pages.files(lang).get(name) for lang in pages.LANGS}
     if name.endswith(".ipynb") or None in paths.values():
         raise ValueError(f"{name}: not a Markdown page of both languages (docs/en/{name}, docs/zh/{name})")
-    en, zh = (_blocks(path) for path in paths.values())  # type: ignore[arg-type]
+    en, zh = (pages.read(path).compared for path in paths.values())  # type: ignore[arg-type]
     if len(en) != len(zh):
         raise ValueError(
             f"{name}: {len(en)} code blocks in en, {len(zh)} in zh; add or remove blocks in both first "
