@@ -7,6 +7,7 @@ its core, which imports nothing from ``pe_docs.variants`` or ``pe_docs.analysis`
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import torch
 
@@ -41,18 +42,42 @@ def t2t_frequencies(d: int, max_timescale: float, min_timescale: float = 1.0) ->
     return min_timescale * torch.exp(-increment * torch.arange(n, dtype=torch.float64))
 
 
+def _odd_cosine(two_i: torch.Tensor, d: int, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return b ** (-two_i / d), b ** (-(two_i + 1) / d)
+
+
+def _doubled(two_i: torch.Tensor, d: int, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    w = b ** (-(2 * two_i) / d)
+    return w, w
+
+
+def _doubled_and_odd(two_i: torch.Tensor, d: int, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return b ** -(2 * two_i / d), b ** -(2 * (two_i + 1) / d)
+
+
+def _integer(two_i: torch.Tensor, d: int, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    w = torch.ones_like(two_i)
+    return w, w
+
+
+FORMULA_BUGS: dict[str, tuple[str, Callable[..., tuple[torch.Tensor, torch.Tensor]]]] = {
+    "odd-cosine-exponent": (
+        "BUG: cosine uses exponent (2i+1)/d; fix: use 2i/d for both columns of a pair",
+        _odd_cosine,
+    ),
+    "doubled-exponent": (
+        "BUG: exponent 4i/d; fix: w_i = base ** (-arange(0, d, 2) / d), no extra factor 2",
+        _doubled,
+    ),
+    "doubled-and-odd-exponent": ("BUG: both of the above (seed notebook 003); fix both exponents", _doubled_and_odd),
+    "integer-exponent": ("BUG: every frequency is 1 (integer arithmetic); fix: arange(..., dtype=float64)", _integer),
+}
+"""The formula bugs of the bug gallery, in the order the checker tries them: name -> (the checker's description,
+``(2i, d, base)`` -> (sine frequencies, cosine frequencies) in float64). The one list of them: a new bug added here
+is built by :func:`bug_frequencies` and recognised by ``identify_table``."""
+
+
 def bug_frequencies(name: str, d: int, base: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """(sine frequencies, cosine frequencies) of each formula bug, float64."""
-    b = torch.tensor(base, dtype=torch.float64)
+    """(sine frequencies, cosine frequencies) of formula bug ``name`` (a key of :data:`FORMULA_BUGS`), float64."""
     two_i = torch.arange(0, d, 2, dtype=torch.float64)
-    if name == "odd-cosine-exponent":
-        return b ** (-two_i / d), b ** (-(two_i + 1) / d)
-    if name == "doubled-exponent":
-        w = b ** (-(2 * two_i) / d)
-        return w, w
-    if name == "doubled-and-odd-exponent":
-        return b ** -(2 * two_i / d), b ** -(2 * torch.arange(1, d, 2, dtype=torch.float64) / d)
-    if name == "integer-exponent":
-        w = torch.ones(d // 2, dtype=torch.float64)
-        return w, w
-    raise AssertionError(name)  # pragma: no cover
+    return FORMULA_BUGS[name][1](two_i, d, torch.tensor(base, dtype=torch.float64))

@@ -2,8 +2,9 @@
 
 ``pairwise_shift_residual`` measures how far a table is from having a relative transform; ``identify_table``
 compares a table with every correct family (layout × frequency spacing, at the offset and direction its phases
-give), every formula bug of the bug gallery (``pe_docs.variants.bugs`` builds them) and a recomputation in
-float16/bfloat16, and returns a ``TableMatch``. ``KNOWN_TABLES`` lists the names in the order they are tried.
+give), every formula bug of ``pe_docs._tables.FORMULA_BUGS`` (the bug gallery, ``pe_docs.variants.bugs``, builds
+them) and a recomputation in float16/bfloat16, and returns a ``TableMatch``. ``KNOWN_TABLES`` lists the names in
+the order they are tried.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pe_docs._checks import (
     check_real,
     check_real_tensor,
 )
-from pe_docs._tables import bug_frequencies, check_table, t2t_frequencies
+from pe_docs._tables import FORMULA_BUGS, bug_frequencies, check_table, t2t_frequencies
 from pe_docs.encoding import LAYOUTS, Layout
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.layouts import concat_to_interleaved
@@ -122,7 +123,6 @@ _FAMILIES: tuple[_Family, ...] = (
 )
 _FAMILY = {f.name: f for f in _FAMILIES}
 
-_BUG_NAMES = ("odd-cosine-exponent", "doubled-exponent", "doubled-and-odd-exponent", "integer-exponent")
 _LOW_PRECISION = {"float16-recomputed": torch.float16, "bfloat16-recomputed": torch.bfloat16}
 
 _LAYOUT_TEXT = {"interleaved": "interleaved sin/cos", "concat": "[sin | cos]", "concat-cos-first": "[cos | sin]"}
@@ -139,10 +139,7 @@ def _family_description(fam: _Family) -> str:
 
 _DESCRIPTIONS: dict[str, str] = {
     **{fam.name: _family_description(fam) for fam in _FAMILIES},
-    "odd-cosine-exponent": "BUG: cosine uses exponent (2i+1)/d; fix: use 2i/d for both columns of a pair",
-    "doubled-exponent": "BUG: exponent 4i/d; fix: w_i = base ** (-arange(0, d, 2) / d), no extra factor 2",
-    "doubled-and-odd-exponent": "BUG: both of the above (seed notebook 003); fix both exponents",
-    "integer-exponent": "BUG: every frequency is 1 (integer arithmetic); fix: arange(..., dtype=float64)",
+    **{name: description for name, (description, _) in FORMULA_BUGS.items()},
     "constant-rows": "BUG: every position has the same vector (encoding added along the batch axis?); "
     "fix: index the buffer by the sequence axis",
     "float16-recomputed": "BUG: a known table recomputed in float16 (errors grow with position as an 11-bit "
@@ -606,7 +603,7 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
         else:
             families.append(min(tried, key=lambda c: c.error, default=_Candidate(fam.name, family=fam)))
     # 2. formula bugs and constant rows, positions 0 … L − 1
-    bugs = [_Candidate(name) for name in (*_BUG_NAMES, "constant-rows")]
+    bugs = [_Candidate(name) for name in (*FORMULA_BUGS, "constant-rows")]
     for cand in bugs:
         cand.error = checker.sample_error(cand)
     ordered = families + bugs
@@ -644,7 +641,7 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
     fam = match.family if match is not None else None
     if fam is not None:
         layout: str | None = fam.layout
-    elif match is not None and match.name in _BUG_NAMES:
+    elif match is not None and match.name in FORMULA_BUGS:
         layout = "interleaved"
     else:
         layout = None

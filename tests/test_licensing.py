@@ -9,6 +9,7 @@ import pytest
 import yaml
 from mkdocs.config import load_config
 
+import pe_docs
 from site_tools import ROOT
 
 CC_BY = "https://creativecommons.org/licenses/by/4.0/"
@@ -47,8 +48,11 @@ def test_citation_cff_has_the_required_keys() -> None:
     assert data["license"] == "MIT"
     assert data["type"] == "software"
     # the version is a string (a bare 0.1 would be read as a float) and is the package's
+    assert isinstance(data["version"], str) and data["version"] == pe_docs.__version__
+    # ... which is written once: pyproject.toml reads it from the package
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert isinstance(data["version"], str) and data["version"] == pyproject["project"]["version"]
+    assert pyproject["project"]["dynamic"] == ["version"] and "version" not in pyproject["project"]
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pe_docs.__version__"}
 
 
 def test_pyproject_licence_matches() -> None:
