@@ -274,6 +274,14 @@ def new_figure(width: float = 7.0, height: float = 3.6, **subplots_kw: Any) -> t
     return fig, ax
 
 
+def legend(fig: Figure, ax: Any, *, wide: bool, loc: str, fontsize: float = 8, ncols: int = 1) -> Any:
+    """The legend of a one-axes figure: inside the axes at ``loc`` in the wide layout; below them, in ``ncols``
+    columns, in the narrow one (a phone's width, where a legend inside would cover the curves)."""
+    if wide:
+        return ax.legend(loc=loc, fontsize=fontsize)
+    return fig.legend(loc="outside lower center", fontsize=fontsize, ncols=ncols)
+
+
 def new_panels(width: float, height: float, n: int, ncols: int, **subplot_kw: Any) -> tuple[Figure, list[Any]]:
     """A figure (as ``new_figure`` makes it) with ``n`` axes in rows of ``ncols``, the last row centred if it is
     shorter: the narrow layout of a row of small panels (circles, small matrices), which a phone shows two by two.

@@ -28,6 +28,7 @@ from pe_docs.plotting._style import (
     check_lang_theme,
     check_layout,
     grouped,
+    legend,
     new_figure,
     text,
     themed,
@@ -435,10 +436,7 @@ def plot_measured_frequencies(
             text(lang, en=f"Measured against theoretical{br}frequency, d = {d}", zh=f"实测频率与理论频率（d = {d}）"),
             fontsize=10,
         )
-        if wide:
-            ax.legend(loc="lower left", fontsize=8)
-        else:
-            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
+        legend(fig, ax, wide=wide, loc="lower left")
     return fig
 
 
@@ -527,8 +525,5 @@ def plot_band_contributions(
             fontsize=10,
             wrap=not wide,
         )
-        if wide:
-            ax.legend(loc="upper right", fontsize=8)
-        else:
-            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
+        legend(fig, ax, wide=wide, loc="upper right")
     return fig

@@ -18,6 +18,7 @@ from pe_docs.plotting._style import (
     Theme,
     check_lang_theme,
     check_layout,
+    legend,
     new_figure,
     text,
     themed,
@@ -164,8 +165,5 @@ def plot_log_trick_error(
             text(lang, en=f"Table error against position, d = {d}", zh=f"编码表误差随位置的变化，d = {d}"),
             wrap=not wide,
         )
-        if wide:
-            ax.legend(loc="upper left", fontsize=8)
-        else:
-            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
+        legend(fig, ax, wide=wide, loc="upper left")
     return fig

@@ -24,6 +24,7 @@ from pe_docs.plotting._style import (
     check_lang_theme,
     check_layout,
     grouped,
+    legend,
     new_figure,
     text,
     themed,
@@ -100,10 +101,7 @@ def plot_t5_buckets(
                 zh=f"T5 的分桶：{num_buckets} 个桶，{br}max_distance = {max_distance}",
             )
         )
-        if wide:
-            ax.legend(loc="center right", fontsize=9)
-        else:
-            fig.legend(loc="outside lower center", fontsize=9, ncols=2)
+        legend(fig, ax, wide=wide, loc="center right", fontsize=9, ncols=2)
     return fig
 
 
@@ -213,8 +211,5 @@ def plot_context_extension(
             ),
             wrap=not wide,
         )
-        if wide:
-            ax.legend(loc="lower right", fontsize=8.5)
-        else:
-            fig.legend(loc="outside lower center", fontsize=8.5, ncols=1)
+        legend(fig, ax, wide=wide, loc="lower right", fontsize=8.5)
     return fig

@@ -23,6 +23,7 @@ from pe_docs.plotting._style import (
     check_lang_theme,
     check_layout,
     grouped,
+    legend,
     new_figure,
     text,
     theme_colours,
@@ -364,8 +365,5 @@ def plot_neighbour_similarity(
             ),
             wrap=not wide,
         )
-        if wide:
-            ax.legend(loc="upper right", fontsize=8)
-        else:
-            fig.legend(loc="outside lower center", fontsize=8, ncols=1)
+        legend(fig, ax, wide=wide, loc="upper right")
     return fig
