@@ -157,18 +157,15 @@ def rendered_blocks(html: str) -> list[tuple[str, str]]:
     ``<article>`` as a browser lays it out: whitespace collapsed, code and math one ``OBJ`` each."""
     found: list[tuple[str, str]] = []
     for article in dom.parse(html).css("article"):
-        if article.parent is not None and any(a.tag == "article" for a in _ancestors(article)):
+        if any(a.tag == "article" for a in _ancestors(article)):
             continue  # measured with the article around it
         _blocks(article, [["article"]], found)
     return [(name, _COLLAPSIBLE.sub(" ", text).strip(" ")) for name, text in found]
 
 
-def _ancestors(node: dom.Node) -> list[dom.Node]:
-    out, node = [], node.parent
-    while node is not None:
-        out.append(node)
-        node = node.parent
-    return out
+def _ancestors(node: dom.Node) -> Iterator[dom.Node]:
+    while (node := node.parent) is not None:
+        yield node
 
 
 def _stray(before: str, after: str, chinese: bool) -> bool:
