@@ -263,17 +263,13 @@ def _site_path(base: str, ref: str) -> tuple[str, str]:
         return base, fragment
     joined = posixpath.normpath(posixpath.join(base or ".", unquote(ref_path)))
     if joined == ".":
-        joined = ""
-    if ref_path.endswith("/") and joined:
-        joined += "/"
-    return joined, fragment
+        return "", fragment
+    return joined + ("/" if ref_path.endswith("/") else ""), fragment
 
 
 def _page_key(site_path: str) -> str:
     """The page a site path names: ``zh/formula/index.html`` and ``zh/formula/`` -> ``zh/formula``."""
-    if site_path.endswith("index.html"):
-        site_path = site_path[: -len("index.html")]
-    return site_path.strip("/")
+    return site_path.removesuffix("index.html").strip("/")
 
 
 class _Book:
@@ -315,21 +311,23 @@ class _Book:
             if src.endswith("#only-dark") or ".dark." in src.rsplit("/", 1)[-1]:
                 node.decompose()
                 continue
-            for attr in ("loading", "decoding"):
-                if attr in node.attrs:
-                    del node.attrs[attr]
+            for attr in [a for a in node.attrs if a in ("loading", "decoding")]:
+                del node.attrs[attr]
         for node in article.css("details"):
             node.attrs["open"] = ""
         for node in article.css(".pe-live"):
             self._explorer(node, path)
         title = self._headings(tree, article, chapter)
-        ids = self._ids(article, chapter)
+        for node in article.css("[id]"):  # every id prefixed with the chapter's
+            node.attrs["id"] = anchor(chapter, node.attrs["id"] or "")
+        for node in article.css("a[name]"):
+            del node.attrs["name"]
         links = self._links(article, chapter, path)
         return Article(
             chapter=chapter,
             title=title,
             html=f'<section class="pe-book-chapter" id="{chapter.id}">{article.inner_html}</section>',
-            ids=ids,
+            ids={chapter.id, *(node.attrs["id"] or "" for node in article.css("[id]"))},
             links=links,
             stylesheets=stylesheets,
             html_lang=html_lang,
@@ -372,16 +370,6 @@ class _Book:
         if title is None:
             raise BookError(f"{chapter.src}: the built page has no <h1> title")
         return title
-
-    def _ids(self, article: Any, chapter: Chapter) -> set[str]:
-        ids = {chapter.id}
-        for node in article.css("[id]"):
-            new = anchor(chapter, node.attrs["id"] or "")
-            node.attrs["id"] = new
-            ids.add(new)
-        for node in article.css("a[name]"):
-            del node.attrs["name"]
-        return ids
 
     def _links(self, article: Any, chapter: Chapter, path: str) -> list[str]:
         internal = []
