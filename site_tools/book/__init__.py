@@ -187,7 +187,7 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
                 if len(out) == start + 1:  # nothing in it made it into the book
                     out.pop()
                 continue
-            if re.match(r"^[a-z][a-z0-9+.-]*:", value, re.I) or value.startswith("/"):
+            if _SCHEME.match(value) or value.startswith("/"):
                 continue  # an external link
             if any(fnmatch.fnmatch(posixpath.basename(value), pattern) for pattern in left_out):
                 continue

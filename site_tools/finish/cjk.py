@@ -93,7 +93,7 @@ def keep_numbers_whole(root: dom.Node) -> None:
         if _GROUPED.search(text) and not any(
             a.tag in _ATOMIC or "arithmatex" in dom.classes(a) for a in _ancestors(node)
         ):
-            dom.set_text(node, _GROUPED.sub(lambda m: m.group(0).replace(" ", NARROW_NBSP), text))
+            node.replace_with(_GROUPED.sub(lambda m: m.group(0).replace(" ", NARROW_NBSP), text))  # text, not markup
 
 
 # --- measuring what a reader sees -----------------------------------------------------------------------------
@@ -179,10 +179,7 @@ def stray_spaces_in(text: str, page: bool = True) -> Iterator[int]:
     the block is on a Chinese page) also next to “ ” or a single — …, which are English in an English block
     ("it is — the column")."""
     chinese = is_chinese(text, page)
-    for m in re.finditer(" ", text):
-        i = m.start()
-        if 0 < i < len(text) - 1 and _stray(text[:i], text[i + 1 :], chinese):
-            yield i
+    yield from (i for i in range(1, len(text) - 1) if text[i] == " " and _stray(text[:i], text[i + 1 :], chinese))
 
 
 def stray_spaces(html: str, lang: str | None = None) -> list[StraySpace]:

@@ -49,12 +49,6 @@ def classes(node: Node) -> list[str]:
     return (node.attributes.get("class") or "").split()
 
 
-def set_text(node: Node, text: str) -> None:
-    """Replace a text node's text (``text`` is text, not markup)."""
-    if node.text_content != text:
-        node.replace_with(text)
-
-
 def element(tree: Tree, tag: str, inner_html: str = "", **attrs: str | None) -> Node:
     """A new element of ``tree``'s document, not yet inserted (``attrs``: its attributes, ``None`` as ``""``)."""
     node = tree.create_node(tag)
