@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_tools import ROOT, cache
+from site_tools import ROOT, browser, cache
 from site_tools.build import engine
 from site_tools.finish import dom
 
@@ -73,15 +73,6 @@ BUDGET_BYTES = 12_000_000
 # A code block up to this much too wide is scaled down to fit; a wider one wraps its lines.
 MIN_CODE_ZOOM = 0.8
 MIN_OUTPUT_ZOOM = 0.7  # a notebook's output (8 pt, book.css): 5.6 pt at the least
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # What the book itself says, per language.
 TEXT: dict[str, dict[str, str]] = {
@@ -158,14 +149,9 @@ class Chapter:
     id: str  # the anchor of the chapter in the book
 
 
-def load_config(lang: str) -> dict[str, Any]:
-    """A language's config as written (``INHERIT`` merged, as MkDocs merges it), without loading its plugins
-    (``engine.raw_config``: the engine is the one module that reads MkDocs' files).
-
-    Raises:
-        ValueError: an unknown language.
-    """
-    return engine.raw_config(lang)
+# A language's config as written (``INHERIT`` merged), plugins not loaded: the engine is the one module that reads
+# MkDocs' files. Raises ValueError for an unknown language.
+load_config = engine.raw_config
 
 
 def _slug(text: str) -> str:
@@ -201,7 +187,7 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
                 if len(out) == start + 1:  # nothing in it made it into the book
                     out.pop()
                 continue
-            if re.match(r"^[a-z][a-z0-9+.-]*:", value, re.I) or value.startswith("/"):
+            if _SCHEME.match(value) or value.startswith("/"):
                 continue  # an external link
             if any(fnmatch.fnmatch(posixpath.basename(value), pattern) for pattern in left_out):
                 continue
@@ -209,15 +195,8 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
             home = url == "" and not out
             if not home:
                 count += 1
-            out.append(
-                Chapter(
-                    src=value,
-                    url=url,
-                    depth=depth,
-                    number=None if home else count,
-                    id="ch-" + (_slug(url) if url else "home"),
-                )
-            )
+            chapter_id = "ch-" + (_slug(url) if url else "home")
+            out.append(Chapter(src=value, url=url, depth=depth, number=None if home else count, id=chapter_id))
 
     walk(nav, 0)
     return out
@@ -243,15 +222,9 @@ _CANONICAL = 'head link[rel="canonical"]'
 # Dropped from every article: the page's buttons (notebook, edit, view source), the headings' permalinks, scripts,
 # the last-update line, the empty per-line anchors of code blocks, the explorer's assets.
 _DROP = (
-    ".md-content__button",
-    ".headerlink",
-    ".anchor-link",
-    "script",
-    "aside.md-source-file",
-    'a[id^="__codelineno"]',
-    "noscript",
-    "clipboard-copy",
-)
+    ".md-content__button", ".headerlink", ".anchor-link", "script", "aside.md-source-file", 'a[id^="__codelineno"]',
+    "noscript", "clipboard-copy",
+)  # fmt: skip
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
@@ -260,7 +233,6 @@ class Article:
     """A built page read from the site folder: its article, made a chapter of the book."""
 
     chapter: Chapter
-    path: str  # its site path (``zh/formula/``), relative to the English root
     title: str
     html: str  # the chapter, ready for the book
     ids: set[str]
@@ -291,17 +263,13 @@ def _site_path(base: str, ref: str) -> tuple[str, str]:
         return base, fragment
     joined = posixpath.normpath(posixpath.join(base or ".", unquote(ref_path)))
     if joined == ".":
-        joined = ""
-    if ref_path.endswith("/") and joined:
-        joined += "/"
-    return joined, fragment
+        return "", fragment
+    return joined + ("/" if ref_path.endswith("/") else ""), fragment
 
 
 def _page_key(site_path: str) -> str:
     """The page a site path names: ``zh/formula/index.html`` and ``zh/formula/`` -> ``zh/formula``."""
-    if site_path.endswith("index.html"):
-        site_path = site_path[: -len("index.html")]
-    return site_path.strip("/")
+    return site_path.removesuffix("index.html").strip("/")
 
 
 class _Book:
@@ -311,7 +279,6 @@ class _Book:
         self.site_dir = site_dir
         self.lang = lang
         self.prefix = prefix  # the language's folder in the site ("" or "zh/")
-        self.items = items
         self.public_root = public_root  # the English site's public address
         self.chapters = {_page_key(prefix + c.url): c for c in items if isinstance(c, Chapter)}
 
@@ -327,12 +294,10 @@ class _Book:
         article = tree.css_first(_ARTICLE)
         if article is None:
             raise BookError(f'{file} has no <article class="md-content__inner">: not a built page')
-        stylesheets: list[str] = []
-        for link in tree.css(_HEAD_CSS):
-            href = link.attributes.get("href")
-            if href and "glightbox" not in href and _site_path(path, href)[0] not in stylesheets:
-                stylesheets.append(_site_path(path, href)[0])
-        html_lang, body_attributes = _document_attributes(tree)
+        hrefs = [link.attributes.get("href") for link in tree.css(_HEAD_CSS)]
+        stylesheets = list(dict.fromkeys(_site_path(path, h)[0] for h in hrefs if h and "glightbox" not in h))
+        root = tree.css_first("html")
+        html_lang = root.attributes.get("lang") if root is not None else None
         self._tabs(article)
         for selector in _DROP:
             for node in article.css(selector):
@@ -346,26 +311,27 @@ class _Book:
             if src.endswith("#only-dark") or ".dark." in src.rsplit("/", 1)[-1]:
                 node.decompose()
                 continue
-            for attr in ("loading", "decoding"):
-                if attr in node.attrs:
-                    del node.attrs[attr]
+            for attr in [a for a in node.attrs if a in ("loading", "decoding")]:
+                del node.attrs[attr]
         for node in article.css("details"):
             node.attrs["open"] = ""
         for node in article.css(".pe-live"):
             self._explorer(node, path)
         title = self._headings(tree, article, chapter)
-        ids = self._ids(article, chapter)
+        for node in article.css("[id]"):  # every id prefixed with the chapter's
+            node.attrs["id"] = anchor(chapter, node.attrs["id"] or "")
+        for node in article.css("a[name]"):
+            del node.attrs["name"]
         links = self._links(article, chapter, path)
         return Article(
             chapter=chapter,
-            path=path,
             title=title,
             html=f'<section class="pe-book-chapter" id="{chapter.id}">{article.inner_html}</section>',
-            ids=ids,
+            ids={chapter.id, *(node.attrs["id"] or "" for node in article.css("[id]"))},
             links=links,
             stylesheets=stylesheets,
             html_lang=html_lang,
-            body_attributes=body_attributes,
+            body_attributes=dict(tree.body.attributes if tree.body else {}),
         )
 
     def _tabs(self, article: Any) -> None:
@@ -400,24 +366,10 @@ class _Book:
                 node.attrs["class"] = "pe-book-chapter-title"
                 node.inner_html = number + node.inner_html
             if level != int(node.tag[1]):
-                new = tree.create_node(f"h{level}")
-                for key, value in node.attrs.items():
-                    new.attrs[key] = value or ""
-                new.inner_html = node.inner_html
-                node.replace_with(new)
+                node.replace_with(dom.element(tree, f"h{level}", node.inner_html, **dict(node.attributes)))
         if title is None:
             raise BookError(f"{chapter.src}: the built page has no <h1> title")
         return title
-
-    def _ids(self, article: Any, chapter: Chapter) -> set[str]:
-        ids = {chapter.id}
-        for node in article.css("[id]"):
-            new = anchor(chapter, node.attrs["id"] or "")
-            node.attrs["id"] = new
-            ids.add(new)
-        for node in article.css("a[name]"):
-            del node.attrs["name"]
-        return ids
 
     def _links(self, article: Any, chapter: Chapter, path: str) -> list[str]:
         internal = []
@@ -457,15 +409,9 @@ class Assembled:
 
 def version() -> str:
     """What the book was built from: ``git describe --tags --always --dirty``, or "" outside a git checkout."""
+    command = ["git", "describe", "--tags", "--always", "--dirty"]
     try:
-        out = subprocess.run(
-            ["git", "describe", "--tags", "--always", "--dirty"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-        )
+        out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.stdout.strip() if out.returncode == 0 else ""
@@ -513,8 +459,6 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
         raise ValueError(f"{CONFIGS[lang].name} has no nav: the book follows the nav's order")
     items = plan(config["nav"], directory_urls=config.get("use_directory_urls", True))
     prefix = language_prefix(lang)
-    home_file = site_dir / prefix / "index.html"
-    home = dom.parse(home_file.read_text(encoding="utf-8")) if home_file.is_file() else None
     english_home = site_dir / "index.html"
     canonical = (
         dom.parse(english_home.read_text(encoding="utf-8")).css_first(_CANONICAL) if english_home.is_file() else None
@@ -528,12 +472,10 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
     dangling = sorted({f"{p.chapter.src} -> #{link}" for p in articles for link in p.links if link not in ids})
     if dangling:
         raise BookError("links without a target in the book:\n  " + "\n  ".join(dangling))
-    stylesheets: list[str] = []
-    for page in articles:
-        stylesheets += [s for s in page.stylesheets if s not in stylesheets]
-    html_lang, body = _document_attributes(home) if home is not None else (None, {})
-    if home is None and articles:
-        html_lang, body = articles[0].html_lang, articles[0].body_attributes
+    stylesheets = dict.fromkeys(s for page in articles for s in page.stylesheets)
+    # <html lang> and <body>'s attributes: the home page's (Material writes the same on every page), else the first's
+    home = next((p for p in articles if p.chapter.url == ""), articles[0] if articles else None)
+    html_lang, body = (home.html_lang, home.body_attributes) if home else (None, {})
     if "data-md-color-scheme" in body:
         body = {**body, "data-md-color-scheme": "default"}  # printed light
     body_attrs = "".join(f' {name}="{html.escape(value or "", quote=True)}"' for name, value in body.items())
@@ -566,12 +508,6 @@ def assemble(site_dir: Path, lang: str, *, release: str | None = None, date: str
         f'<body{body_attrs}><div class="md-typeset pe-book">{"".join(body_html)}</div></body></html>'
     )
     return Assembled(lang=lang, html=document, items=items, titles=titles, prefix=prefix)
-
-
-def _document_attributes(tree: dom.Tree) -> tuple[str | None, dict[str, str | None]]:
-    """A built page's ``<html lang>`` and its ``<body>``'s attributes."""
-    root = tree.css_first("html")
-    return (root.attributes.get("lang") if root is not None else None), dict(tree.body.attributes if tree.body else {})
 
 
 def _css_string(text: str) -> str:
@@ -706,8 +642,9 @@ def _serve(page: Any, site_dir: Path, book_url: str, document: str, failures: li
     page.route("**/*", handle)
 
 
-def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | None = None) -> Printed:
-    """Print ``book`` to ``out`` with headless Chromium; every request is answered from ``site_dir``.
+def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
+    """Print ``book`` to ``out`` with headless Chromium (``site_tools.browser``'s: ``$CHROMIUM``, else Debian's);
+    every request is answered from ``site_dir``.
 
     Printed twice: the first print tells on which page each chapter starts, for the table of contents.
 
@@ -720,19 +657,12 @@ def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | No
     start = time.perf_counter()
     failures: list[str] = []
     book_url = f"{ORIGIN}/{book.prefix}__book__.html"
-    executable = chromium or os.environ.get("CHROMIUM") or "/usr/bin/chromium"
-    options = {
-        "format": "A4",
-        "prefer_css_page_size": True,
-        "print_background": True,
-        "outline": True,
-        "tagged": True,
-    }
+    options = {"format": "A4", "prefer_css_page_size": True, "print_background": True, "outline": True, "tagged": True}
     out.parent.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=browser.chromium_path(), args=browser.CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": CONTENT_WIDTH_PX, "height": 1100}, color_scheme="light")
+            page = chromium.new_page(viewport={"width": CONTENT_WIDTH_PX, "height": 1100}, color_scheme="light")
             _serve(page, site_dir, book_url, book.html, failures)
             page.emulate_media(media="print", color_scheme="light")
             page.goto(book_url, wait_until="load", timeout=300_000)
@@ -762,7 +692,7 @@ def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | No
                      .map(h => h.textContent.replace(/\\s+/g, " ").trim())"""
             )
         finally:
-            browser.close()
+            chromium.close()
     partial = out.with_name(out.name + ".part")  # a failed save leaves no half-written book in the site
     with pikepdf.open(io.BytesIO(final)) as pdf:
         pages = len(pdf.pages)
@@ -771,15 +701,8 @@ def print_book(book: Assembled, site_dir: Path, out: Path, *, chromium: str | No
         # them into compressed object streams: the same document in less than half the bytes.
         pdf.save(partial, object_stream_mode=pikepdf.ObjectStreamMode.generate, compress_streams=True)
     partial.replace(out)
-    return Printed(
-        lang=book.lang,
-        path=out,
-        pages=pages,
-        bytes=out.stat().st_size,
-        seconds=time.perf_counter() - start,
-        scaled=fitted["scaled"],
-        wrapped=fitted["wrapped"],
-    )
+    seconds = time.perf_counter() - start
+    return Printed(book.lang, out, pages, out.stat().st_size, seconds, fitted["scaled"], fitted["wrapped"])
 
 
 def _retitle(pdf: Any, headings: list[str]) -> None:
@@ -936,13 +859,9 @@ def main(argv: list[str] | None = None) -> int:
     log.setLevel(logging.DEBUG if args.verbose else logging.INFO)
     logging.getLogger("pikepdf").setLevel(logging.WARNING)  # its "logger bridge initialized"
     start = time.perf_counter()
+    langs = tuple(args.lang or CONFIGS)
     results = build(
-        args.site_dir,
-        tuple(args.lang or CONFIGS),
-        out_dir=args.out_dir,
-        release=args.release,
-        date=args.date,
-        parallel=not args.serial,
+        args.site_dir, langs, out_dir=args.out_dir, release=args.release, date=args.date, parallel=not args.serial
     )
     log.info("books built in %.1f s", time.perf_counter() - start)
     if args.json:

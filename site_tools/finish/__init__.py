@@ -25,6 +25,7 @@ engine's HTML). The preview (``site_tools.build.preview``) finishes only the pag
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -165,14 +166,9 @@ def finish_site(
         FinishError: ``strict`` and there are warnings (KaTeX's: input it renders but LaTeX would reject).
         site_tools.finish.formulas.MathError: a formula KaTeX cannot parse.
     """
-    own = finisher is None
-    finisher = finisher or Finisher(lang, alternates=alternates)
-    try:
-        warnings = finisher.pages(site_dir, site_pages(docs_dir, use_directory_urls))
-        finisher.site(site_dir)
-    finally:
-        if own:
-            finisher.close()
+    with contextlib.nullcontext(finisher) if finisher is not None else Finisher(lang, alternates=alternates) as using:
+        warnings = using.pages(site_dir, site_pages(docs_dir, use_directory_urls))
+        using.site(site_dir)
     report(warnings, strict=strict)
     return warnings
 

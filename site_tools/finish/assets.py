@@ -34,24 +34,21 @@ from site_tools import ROOT, cache
 from site_tools.finish import dom
 
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
-# What the pages load: the stylesheet, and the fonts it names (the browser fetches those a page's math uses).
-_KATEX_FILES = ("katex.min.css",)
 # The lightbox link's name: the figure's alternative text and what the link does, per page language.
 VIEW_LARGER = {"en": "{alt} (view larger)", "zh": "{alt}（查看大图）"}
 
 
 def katex_files() -> dict[str, Path]:
-    """Map site paths ``assets/katex/...`` to the files in ``node_modules/katex/dist``.
+    """Map site paths ``assets/katex/...`` to the files in ``node_modules/katex/dist``: what the pages load, the
+    stylesheet and the fonts it names (the browser fetches those a page's math uses).
 
     Raises:
         FileNotFoundError: KaTeX is not installed (run ``make setup``, which runs ``npm ci``).
     """
     if not (KATEX_DIST / "katex.min.css").is_file():
         raise FileNotFoundError(f"KaTeX not found in {KATEX_DIST}; run `make setup` (it runs `npm ci`) to install it")
-    out = {f"assets/katex/{name}": KATEX_DIST / name for name in _KATEX_FILES}
-    for font in sorted((KATEX_DIST / "fonts").iterdir()):
-        out[f"assets/katex/fonts/{font.name}"] = font
-    return out
+    fonts = {f"assets/katex/fonts/{font.name}": font for font in sorted((KATEX_DIST / "fonts").iterdir())}
+    return {"assets/katex/katex.min.css": KATEX_DIST / "katex.min.css", **fonts}
 
 
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"[^>]*?\sheight="([\d.]+)(pt|px)?"', re.S)
@@ -108,7 +105,7 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
         if link is not None:
             attrs = dict(link.attributes)
             link.unwrap()
-            picture.replace_with(dom.element(tree, "a", picture.html or "", **{k: v or "" for k, v in attrs.items()}))
+            picture.replace_with(dom.element(tree, "a", picture.html or "", **attrs))
     for link in tree.css("a.glightbox"):
         img = next(iter(_elements(link)), None)
         if img is not None and img.tag == "picture":
@@ -140,39 +137,11 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
 # than @media and @supports stay as they are. Selectors Lexbor cannot evaluate keep their rule, and so do
 # selectors naming what Material's script sets in the browser ([data-md-color-scheme=slate], .md-typeset__scrollwrap).
 _STRUCTURAL = frozenset(
-    [
-        ":not",
-        ":is",
-        ":where",
-        ":has",
-        ":root",
-        ":first-child",
-        ":last-child",
-        ":only-child",
-        ":nth-child",
-        ":nth-last-child",
-        ":first-of-type",
-        ":last-of-type",
-        ":only-of-type",
-        ":nth-of-type",
-        ":nth-last-of-type",
-        ":empty",
-        ":checked",
-        ":disabled",
-        ":enabled",
-        ":defined",
-        ":link",
-        ":any-link",
-        ":lang",
-        ":dir",
-        ":required",
-        ":optional",
-        ":read-only",
-        ":read-write",
-        ":placeholder-shown",
-        ":indeterminate",
-    ]
-)
+    {":not", ":is", ":where", ":has", ":root", ":first-child", ":last-child", ":only-child", ":nth-child",
+     ":nth-last-child", ":first-of-type", ":last-of-type", ":only-of-type", ":nth-of-type", ":nth-last-of-type",
+     ":empty", ":checked", ":disabled", ":enabled", ":defined", ":link", ":any-link", ":lang", ":dir", ":required",
+     ":optional", ":read-only", ":read-write", ":placeholder-shown", ":indeterminate"}
+)  # fmt: skip
 _PSEUDO = re.compile(r"::?[a-zA-Z-]+(?:\((?:[^()]|\([^()]*\))*\))?")
 _RUNTIME = re.compile(r"\[data-md-|\.md-")
 _NAMES = re.compile(r"(?<![-\w\\])([.#])(-?[_a-zA-Z][-\w]*)")
@@ -283,8 +252,8 @@ STYLE_MARKER = ".jupyter-wrapper"  # in every rule of mkdocs-jupyter's JupyterLa
 STYLES_DIR = "assets/stylesheets/notebook"
 
 
-def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker: str = STYLE_MARKER) -> None:
-    """Replace each ``<style>`` holding ``marker`` (mkdocs-jupyter's JupyterLab stylesheets) by a link to a file
+def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str) -> None:
+    """Replace each ``<style>`` holding ``STYLE_MARKER`` (mkdocs-jupyter's JupyterLab stylesheets) by a link to a file
     with the rules of it that can apply to this page (:func:`prune_css`), in the page's tree.
 
     The file is ``assets/stylesheets/notebook/<sha256 of the CSS, 16 hex>.css`` under ``site_dir``: every notebook
@@ -293,7 +262,7 @@ def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str, marker:
     (``walkthrough/``). The pruned rules are kept in the build cache (``pruned-css/``), by the stylesheet and the
     page: pruning takes a few seconds.
     """
-    styles = [node for node in tree.css("style") if marker in (node.text() or "")]
+    styles = [node for node in tree.css("style") if STYLE_MARKER in (node.text() or "")]
     if not styles:
         return
     page = None

@@ -93,7 +93,7 @@ def keep_numbers_whole(root: dom.Node) -> None:
         if _GROUPED.search(text) and not any(
             a.tag in _ATOMIC or "arithmatex" in dom.classes(a) for a in _ancestors(node)
         ):
-            dom.set_text(node, _GROUPED.sub(lambda m: m.group(0).replace(" ", NARROW_NBSP), text))
+            node.replace_with(_GROUPED.sub(lambda m: m.group(0).replace(" ", NARROW_NBSP), text))  # text, not markup
 
 
 # --- measuring what a reader sees -----------------------------------------------------------------------------
@@ -157,18 +157,15 @@ def rendered_blocks(html: str) -> list[tuple[str, str]]:
     ``<article>`` as a browser lays it out: whitespace collapsed, code and math one ``OBJ`` each."""
     found: list[tuple[str, str]] = []
     for article in dom.parse(html).css("article"):
-        if article.parent is not None and any(a.tag == "article" for a in _ancestors(article)):
+        if any(a.tag == "article" for a in _ancestors(article)):
             continue  # measured with the article around it
         _blocks(article, [["article"]], found)
     return [(name, _COLLAPSIBLE.sub(" ", text).strip(" ")) for name, text in found]
 
 
-def _ancestors(node: dom.Node) -> list[dom.Node]:
-    out, node = [], node.parent
-    while node is not None:
-        out.append(node)
-        node = node.parent
-    return out
+def _ancestors(node: dom.Node) -> Iterator[dom.Node]:
+    while (node := node.parent) is not None:
+        yield node
 
 
 def _stray(before: str, after: str, chinese: bool) -> bool:
@@ -182,10 +179,7 @@ def stray_spaces_in(text: str, page: bool = True) -> Iterator[int]:
     the block is on a Chinese page) also next to “ ” or a single — …, which are English in an English block
     ("it is — the column")."""
     chinese = is_chinese(text, page)
-    for m in re.finditer(" ", text):
-        i = m.start()
-        if 0 < i < len(text) - 1 and _stray(text[:i], text[i + 1 :], chinese):
-            yield i
+    yield from (i for i in range(1, len(text) - 1) if text[i] == " " and _stray(text[:i], text[i + 1 :], chinese))
 
 
 def stray_spaces(html: str, lang: str | None = None) -> list[StraySpace]:

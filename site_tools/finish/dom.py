@@ -13,8 +13,6 @@ for the same page, about 30 times as long, and ``html.parser`` does not build th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 Node = LexborNode
@@ -36,15 +34,6 @@ def parse_fragment(html: str) -> Tree:
     return LexborHTMLParser(html, is_fragment=True, fragment_tag="template")
 
 
-def fragment_nodes(tree: Tree) -> list[Node]:
-    """The top-level nodes of a fragment from :func:`parse_fragment`."""
-    out, node = [], tree.root
-    while node is not None:
-        out.append(node)
-        node = node.next
-    return out
-
-
 def write(tree: Tree) -> str:
     """The HTML of a page or a fragment."""
     return tree.html or ""
@@ -60,26 +49,11 @@ def classes(node: Node) -> list[str]:
     return (node.attributes.get("class") or "").split()
 
 
-def text_nodes(root: Node, skip: frozenset[str] = frozenset()) -> Iterator[Node]:
-    """Every text node under ``root``, in document order, outside elements named in ``skip``."""
-    for child in children(root):
-        if child.is_text_node:
-            yield child
-        elif child.is_element_node and child.tag not in skip:
-            yield from text_nodes(child, skip)
-
-
-def set_text(node: Node, text: str) -> None:
-    """Replace a text node's text (``text`` is text, not markup)."""
-    if node.text_content != text:
-        node.replace_with(text)
-
-
-def element(tree: Tree, tag: str, inner_html: str = "", **attrs: str) -> Node:
-    """A new element of ``tree``'s document, not yet inserted."""
+def element(tree: Tree, tag: str, inner_html: str = "", **attrs: str | None) -> Node:
+    """A new element of ``tree``'s document, not yet inserted (``attrs``: its attributes, ``None`` as ``""``)."""
     node = tree.create_node(tag)
     for name, value in attrs.items():
-        node.attrs[name.rstrip("_").replace("_", "-")] = value
+        node.attrs[name] = value or ""
     if inner_html:
         node.inner_html = inner_html
     return node

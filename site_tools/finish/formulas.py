@@ -189,13 +189,8 @@ class Katex:
         if self._process is None or self._process.poll() is not None:
             if not (ROOT / "node_modules" / "katex" / "package.json").is_file():
                 raise FileNotFoundError("KaTeX not found in node_modules; run `make setup` (it runs `npm ci`)")
-            self._process = subprocess.Popen(
-                [node_path(), str(SCRIPT)],
-                cwd=ROOT,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
+            self._process = subprocess.Popen(  # text mode: an encoding is given
+                [node_path(), str(SCRIPT)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
             )
         assert self._process.stdin is not None and self._process.stdout is not None
         message = json.dumps([{"tex": tex, "display": display} for tex, display in formulas], ensure_ascii=False)
