@@ -41,6 +41,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import operator
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Set
@@ -158,18 +159,12 @@ def _blank(m: re.Match[str]) -> str:
 def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of the lines outside code (as ``site_tools.pages`` reads the page: fences, indented
     code, front matter), with code spans, link targets, HTML comments and tags blanked out."""
-
-    text = _HTML_COMMENT.sub(_blank, markdown)
-    lines = text.split("\n")
+    lines = _HTML_COMMENT.sub(_blank, markdown).split("\n")
     for n, _ in pages.parse(markdown).prose_lines():
-        yield n, _blank_inline(lines[n - 1])
-
-
-def _blank_inline(line: str) -> str:
-    line = _INLINE_CODE.sub(_blank, line)
-    line = _LINK_TARGET.sub(_blank, line)
-    line = _ATTR_LIST.sub(_blank, line)
-    return _HTML_TAG.sub(_blank, line)
+        line = lines[n - 1]
+        for span in (_INLINE_CODE, _LINK_TARGET, _ATTR_LIST, _HTML_TAG):  # in this order: a code span may hold a tag
+            line = span.sub(_blank, line)
+        yield n, line
 
 
 Found = tuple[int, str, tuple[float, ...], tuple[float, ...]]
@@ -212,7 +207,6 @@ def _markdown_sources(path: Path) -> list[tuple[int, str]]:
 
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
-
     if path.suffix != ".md":
         return {}
     meta = pages.read(path).meta
@@ -221,15 +215,22 @@ def quoted(path: Path) -> dict[str, str]:
 
 def stated_numbers(path: Path) -> list[Stated]:
     """Every quantity a page states outside its code (see the module docstring for what is skipped)."""
-    out = []
-    for offset, source in _markdown_sources(path):
-        for line, text in prose_lines(source):
-            for column, written, candidates, parts in numbers_in(text):
-                out.append(Stated(path, offset + line, column, written, candidates, parts))
-    return out
+    return [
+        Stated(path, offset + line, *found)
+        for offset, source in _markdown_sources(path)
+        for line, text in prose_lines(source)
+        for found in numbers_in(text)
+    ]
 
 
 # ---- what the code asserts -------------------------------------------------------------------------------
+
+
+# The arithmetic :func:`_fold` evaluates.
+_ARITHMETIC = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}  # fmt: skip
 
 
 def _fold(node: ast.AST) -> float | None:
@@ -248,22 +249,13 @@ def _fold(node: ast.AST) -> float | None:
     ):
         v = _fold(node.args[0])
         return None if v is None or v < 0 else math.sqrt(v)
-    if isinstance(node, ast.BinOp):
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
         left, right = _fold(node.left), _fold(node.right)
         if left is None or right is None:
             return None
         try:
-            if isinstance(node.op, ast.Add):
-                return left + right
-            if isinstance(node.op, ast.Sub):
-                return left - right
-            if isinstance(node.op, ast.Mult):
-                return left * right
-            if isinstance(node.op, ast.Div):
-                return left / right
-            if isinstance(node.op, ast.Pow):
-                return float(left**right)
-        except (ZeroDivisionError, OverflowError, TypeError):
+            return float(_ARITHMETIC[type(node.op)](left, right))
+        except (ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex power, (-8) ** 0.5
             return None
     return None
 
@@ -281,7 +273,6 @@ def _values_in(node: ast.AST) -> Iterator[float]:
 
 def code_blocks(path: Path) -> tuple[list[str], list[str]]:
     """(python code that runs, expected-output texts) of a page."""
-
     if path.suffix == ".ipynb":
         return pages.notebook_code_cells(path), []
     page = pages.read(path)
@@ -447,11 +438,10 @@ def prose_text(path: Path) -> dict[int, str]:
 
 def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
     """The numbers stated by one prose line whose text (as the check reads it) is ``text``."""
-    return [Stated(path, line, column, written, c, p) for column, written, c, p in numbers_in(text)]
+    return [Stated(path, line, *found) for found in numbers_in(text)]
 
 
 def main() -> int:
-
     found = []
     by_lang = {lang: pages.files(lang) for lang in pages.LANGS}
     for name in sorted(set(by_lang["en"]) & set(by_lang["zh"])):
