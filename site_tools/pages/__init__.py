@@ -85,10 +85,6 @@ class Fence:
     hidden_by: str = ""  # "blockquote" or "list": pytest-codeblocks cannot see it (the line starts with > or -)
 
     @property
-    def lang(self) -> str:
-        return self.info.split()[0] if self.info.split() else ""
-
-    @property
     def skipped(self) -> bool:
         """Its block carries a mark that skips it, may skip it or expects it to fail."""
         return any(re.match(r"pytest\.mark\.(?:skip|skipif|xfail)\b|importorskip", m) for m in self.pytest_marks)
@@ -101,7 +97,8 @@ class Fence:
     @property
     def looks_like_python(self) -> bool:
         """Python in any spelling (py, python3, python title=…, ~~~python)."""
-        return self.lang.lstrip("{.").rstrip("}") in {"py", "python", "python3", "pycon"}
+        lang = (self.info.split() or [""])[0]
+        return lang.lstrip("{.").rstrip("}") in {"py", "python", "python3", "pycon"}
 
 
 @dataclass(frozen=True)
@@ -488,9 +485,7 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
                         reading.append(f"{tok.map[0] + 1}: a cont marker before any code block")
                 elif keyword.startswith("expected-output"):
                     expect = True
-                elif keyword == "skip":
-                    marks.append("pytest.mark.skip")
-                elif keyword.startswith("skipif"):
+                elif keyword == "skip" or keyword.startswith("skipif"):
                     marks.append(f"pytest.mark.{keyword}")
                 elif keyword.startswith("importorskip"):
                     marks.append(keyword)
@@ -516,14 +511,9 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
                 hidden = containers[-1] if containers and tok.markup.startswith("`") else ""
                 fences.append(replace(fence, hidden_by=hidden, head=line))
                 continue
-            if cont and heads:
-                head = heads[-1]
-                fence = replace(fence, role="cont", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks)
-            elif expect and heads:
-                head = heads[-1]
-                fence = replace(
-                    fence, role="expected-output", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks
-                )
+            if (cont or expect) and heads:
+                head, role = heads[-1], "cont" if cont else "expected-output"
+                fence = replace(fence, role=role, head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks)
             else:
                 fence = replace(fence, role="block", head=line, syntax=fence.info, pytest_marks=tuple(marks))
                 heads.append(fence)

@@ -189,8 +189,7 @@ def add_to_nav(config: Path, slug: str, section: int | None = None) -> None:
 
 def title_of(slug: str) -> str:
     """A first English title from the slug (``attention-scores`` → ``Attention scores``)."""
-    words = slug.replace("-", " ")
-    return words[0].upper() + words[1:]
+    return slug.replace("-", " ").capitalize()  # a slug is lower-case already
 
 
 def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Path]:

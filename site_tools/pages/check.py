@@ -37,10 +37,7 @@ from site_tools import ROOT
 
 def normalise(page: str) -> str:
     """``formula``, ``formula.md``, ``docs/en/formula.md`` or ``zh/formula.md`` → ``formula``."""
-    name = Path(page.strip()).name
-    for suffix in (".md", ".ipynb"):
-        name = name.removesuffix(suffix)
-    return name
+    return Path(page.strip()).name.removesuffix(".md").removesuffix(".ipynb")
 
 
 def page_test_paths(slug: str) -> list[str]:

@@ -65,24 +65,18 @@ def _cpu() -> str:
     return platform.processor() or platform.machine()
 
 
+def _digest(*parts: str) -> str:
+    """The SHA-256 (hex) of ``parts``, each ended by a NUL byte (so that parts cannot run into each other)."""
+    return hashlib.sha256(b"".join(part.encode("utf-8") + b"\0" for part in parts)).hexdigest()
+
+
 def key(notebook_text: str, lang: str) -> str:
     """The content key of a run (see the module docstring): its code cells as written (what runs; the Markdown cells
     do not change a run, so an edit of the prose reuses it), and what the outputs depend on besides."""
     cells = [c for c in json.loads(notebook_text)["cells"] if c["cell_type"] == "code"]
     code = json.dumps([["".join(c["source"]), c.get("metadata", {})] for c in cells], ensure_ascii=False)
-    h = hashlib.sha256()
-    for part in (
-        code,
-        figures.source_digest(),
-        Path(__file__).read_text(encoding="utf-8"),
-        MKL_PATHS.get(lang, ""),
-        sys.version,
-        _cpu(),
-        str(ROOT),
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+    parts = (code, figures.source_digest(), Path(__file__).read_text(encoding="utf-8"), MKL_PATHS.get(lang, ""))
+    return _digest(*parts, sys.version, _cpu(), str(ROOT))[:24]
 
 
 def stored_path(notebook_text: str, lang: str, name: str = "notebook") -> Path:
@@ -96,9 +90,7 @@ def environment(lang: str) -> dict[str, str]:
     installed = Path(tempfile.mkdtemp(prefix="pe-docs-site-packages-"))
     (installed / "pe_docs").symlink_to(ROOT / "pe_docs", target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "MKL_CBWR"}}
-    env["PYTHONPATH"] = str(installed)
-    env["OMP_NUM_THREADS"] = "1"
-    env["MKL_NUM_THREADS"] = "1"
+    env.update(PYTHONPATH=str(installed), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     if lang in MKL_PATHS:
         env["MKL_CBWR"] = MKL_PATHS[lang]
     return env
@@ -137,8 +129,7 @@ def run(
     use_cache = use_cache and cache.enabled()
     if use_cache and stored.is_file():
         try:
-            result = json.loads(stored.read_text(encoding="utf-8"))
-            return {**result, "cached": True}
+            return {**json.loads(stored.read_text(encoding="utf-8")), "cached": True}
         except (OSError, ValueError):
             pass
     nb = nbformat.reads(notebook_text, as_version=4)
@@ -271,19 +262,16 @@ def environment_digest() -> str:
     torch's thread count."""
     import torch
 
-    h = hashlib.sha256(figures.source_digest().encode())
     requirements = ROOT / "requirements.txt"
-    for part in (
+    return _digest(
+        figures.source_digest(),
         requirements.read_text(encoding="utf-8") if requirements.is_file() else "",
         sys.version,
         _cpu(),
         os.environ.get("MKL_CBWR", ""),
         str(torch.get_num_threads()),
         Path(__file__).read_text(encoding="utf-8"),
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()
+    )
 
 
 def code_tokens(code: str) -> str:
@@ -304,11 +292,8 @@ def code_tokens(code: str) -> str:
 def block_key(code: str, expected_output: str | None, ignore_whitespace: bool, marks: list[str]) -> str:
     """The content key of a page block's test (pytest-codeblocks): its tokens, what it must print, its marks,
     and :func:`environment_digest`."""
-    h = hashlib.sha256(environment_digest().encode())
-    for part in (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks))):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+    parts = (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks)))
+    return _digest(environment_digest(), *parts)[:32]
 
 
 def block_passed(key_: str) -> Path:

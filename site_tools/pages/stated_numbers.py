@@ -102,12 +102,11 @@ def canonical(value: float) -> str:
     return f"{abs(value):.10g}"
 
 
-def _power(text: str | None) -> float | None:
-    if not text:
-        return None
-    digits = text.translate(_SUPERSCRIPT).replace("−", "-")
-    digits = re.sub(r"[\^{}\s]", "", digits)
-    return float(digits)
+def _power(base: float, exponent: str | None) -> float:
+    """``base`` to the power written (``⁻²⁴``, ``^{-7}``, ``^3``); ``base`` itself where none is."""
+    if not exponent:
+        return base
+    return base ** float(re.sub(r"[\^{}\s]", "", exponent.translate(_SUPERSCRIPT).replace("−", "-")))
 
 
 def _mantissa(text: str) -> float:
@@ -117,30 +116,17 @@ def _mantissa(text: str) -> float:
 def _value(m: re.Match[str]) -> tuple[tuple[float, ...], tuple[float, ...], bool]:
     """(candidates, parts, is_single_digit_structure) of one match."""
     a = _mantissa(m.group("a"))
-    if m.group("aroot"):
-        a = math.sqrt(a)
-    apow = _power(m.group("apow"))
-    first = a**apow if apow is not None else a
+    first = _power(math.sqrt(a) if m.group("aroot") else a, m.group("apow"))
+    candidates: tuple[float, ...] = (first,)
     parts: tuple[float, ...] = ()
     if m.group("b") is not None:
-        b = _mantissa(m.group("b"))
-        bpow = _power(m.group("bpow"))
-        second = b**bpow if bpow is not None else b
-        candidates: tuple[float, ...] = (first * second,)
-        parts = (first, second)
-    else:
-        candidates = (first,)
+        second = _power(_mantissa(m.group("b")), m.group("bpow"))
+        candidates, parts = (first * second,), (first, second)
     if m.group("cjk"):
         candidates = (candidates[0] * (1e4 if m.group("cjk").strip() == "万" else 1e8),)
     if m.group("pct"):
         candidates = (candidates[0], candidates[0] / 100)
-    single = (
-        m.group("b") is None
-        and apow is None
-        and not m.group("aroot")
-        and not m.group("cjk")
-        and re.fullmatch(r"\d", m.group("a")) is not None
-    )
+    single = not any(m.group(g) for g in ("b", "apow", "aroot", "cjk")) and bool(re.fullmatch(r"\d", m.group("a")))
     return candidates, parts, single
 
 
