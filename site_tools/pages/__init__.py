@@ -231,9 +231,7 @@ class Page:
 
     def prose_lines(self) -> Iterator[tuple[int, str]]:
         """(1-based line, text) of every line outside code and front matter, as written."""
-        for n, line in enumerate(self.lines, 1):
-            if n not in self.code_lines:
-                yield n, line
+        return ((n, line) for n, line in enumerate(self.lines, 1) if n not in self.code_lines)
 
     @property
     def chapter(self) -> bool:
@@ -245,10 +243,6 @@ class Page:
     def running(self) -> list[Fence]:
         """The fences whose code pytest-codeblocks runs as Python, in page order."""
         return [f for f in self.fences if f.runs]
-
-    @property
-    def expected_outputs(self) -> list[Fence]:
-        return [f for f in self.fences if f.role == "expected-output"]
 
     @property
     def compared(self) -> list[Fence]:
@@ -318,11 +312,10 @@ def _box_rule(state: Any, start: int, end: int, silent: bool) -> bool:
     else:
         marker = m.group("marker")
         kind = "admonition" if marker == "!!!" else "details"
-        type_, title, opened = m.group("type").lower(), m.group("title"), marker == "???+"
+        type_, opened = m.group("type").lower(), marker == "???+"
+        title = type_.capitalize() if m.group("title") is None else m.group("title")  # the title Material shows
     old = (state.parentType, state.lineMax, state.blkIndent)
-    state.parentType = "box"
-    state.lineMax = last
-    state.blkIndent = indent
+    state.parentType, state.lineMax, state.blkIndent = "box", last, indent
     token = state.push("box_open", "div", 1)
     token.map = [start, last]
     token.block = True
@@ -432,30 +425,23 @@ def read(path: Path) -> Page:
 def _figure_lines(inline: Any) -> list[FigureRef]:
     """The lines of a paragraph that hold nothing but one figure image — alone, or as the image of a ``<picture>``
     that offers another layout on narrow screens (``<picture><source media=… srcset=…>![…](…)</picture>``)."""
-    out: list[FigureRef] = []
-    line = inline.map[0]
-    current: list[Any] = []
-
-    def close() -> None:
+    groups: list[list[Any]] = [[]]  # the tokens of each line
+    for child in inline.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            groups.append([])
+        else:
+            groups[-1].append(child)
+    out = []
+    for line, group in enumerate(groups, inline.map[0] + 1):
         shown = [
             t
-            for t in current
+            for t in group
             if not (t.type == "text" and not t.content.strip())
             and not (t.type == "html_inline" and _PICTURE_TAG.fullmatch(t.content.strip()))
         ]
-        if len(shown) == 1 and shown[0].type == "image":
-            m = _FIGURE_SRC.match(shown[0].attrGet("src") or "")
-            if m:
-                out.append(FigureRef(m.group("name"), m.group("theme"), shown[0].content, line + 1))
-
-    for child in inline.children or []:
-        if child.type in ("softbreak", "hardbreak"):
-            close()
-            current = []
-            line += 1
-        else:
-            current.append(child)
-    close()
+        m = _FIGURE_SRC.match(shown[0].attrGet("src") or "") if len(shown) == 1 and shown[0].type == "image" else None
+        if m:
+            out.append(FigureRef(m.group("name"), m.group("theme"), shown[0].content, line))
     return out
 
 
@@ -623,11 +609,8 @@ def _specials(node: Any, lines: list[str], fences: dict[int, Fence]) -> Iterator
         elif kind == "box" and child.map:
             s, e = child.nester_tokens.opening.map
             meta = child.nester_tokens.opening.meta
-            title = meta["title"]
-            if title is None and meta["kind"] != "tab":
-                title = meta["type"].capitalize()
             inner = _items(child, lines, s + 1, e, meta["indent"], fences)
-            yield s, e, Box(meta["kind"], meta["type"], title, inner, s + 1, meta["open"])
+            yield s, e, Box(meta["kind"], meta["type"], meta["title"], inner, s + 1, meta["open"])
         elif kind == "paragraph" and child.children and child.children[0].type == "inline":
             for ref in _figure_lines(child.children[0].token):
                 yield ref.line - 1, ref.line, Figure(ref.name, ref.alt, ref.line)
@@ -742,16 +725,11 @@ def code_units(path: Path) -> list[CodeUnit]:
     units = []
     for f in read(path).compared:
         markers = " ".join(f.marker_comments)
-        if f.looks_like_python:
-            units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}", _numbered(f, code_lines(f.code))))
-        else:  # an expected output
-            units.append(CodeUnit(path, f.line, markers, _numbered(f, list(enumerate(f.code.split("\n"))))))
+        python = f.looks_like_python  # else an expected output, compared as written
+        lines = code_lines(f.code) if python else list(enumerate(f.code.split("\n")))
+        numbered = tuple((f.line + 1 + n, text) for n, text in lines)  # the code starts on the line after the fence
+        units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}" if python else markers, numbered))
     return units
-
-
-def _numbered(fence: Fence, lines: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
-    """Lines of a fence's code with their file line numbers (the code starts on the line after the fence)."""
-    return tuple((fence.line + 1 + n, text) for n, text in lines)
 
 
 def code_signature(path: Path) -> list[str]:

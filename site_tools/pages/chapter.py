@@ -18,6 +18,7 @@ A bad slug or section, or a slug that is already a page, is refused with a messa
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -87,11 +88,8 @@ def _nav_block(text: str) -> tuple[int, list[str]]:
         start = next(i for i, line in enumerate(lines) if re.fullmatch(r"nav:[ \t]*(?:#.*)?", line)) + 1
     except StopIteration:
         raise ChapterError("mkdocs.yml has no top-level nav: list to add the chapter to") from None
-    block = []
-    for line in lines[start:]:
-        if line.strip() and not line[0].isspace() and not line.startswith("-"):
-            break
-        block.append(line)
+    # the list ends at the next top-level key (a line that starts with neither a space nor "-")
+    block = list(itertools.takewhile(lambda s: not s.strip() or s[0].isspace() or s[0] == "-", lines[start:]))
     while block and not block[-1].strip():
         block.pop()
     return start, block

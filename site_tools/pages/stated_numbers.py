@@ -257,17 +257,14 @@ def _values_in(node: ast.AST) -> Iterator[float]:
                 yield from parts
 
 
-def code_blocks(path: Path) -> tuple[list[str], list[str]]:
-    """(python code that runs, expected-output texts) of a page."""
-    if path.suffix == ".ipynb":
-        return pages.notebook_code_cells(path), []
-    page = pages.read(path)
-    return [f.code for f in page.running], [f.code for f in page.expected_outputs]
-
-
 def asserted_values(path: Path) -> set[str]:
     """Canonical spellings of every value the page's code asserts (see the module docstring)."""
-    code, outputs = code_blocks(path)
+    if path.suffix == ".ipynb":
+        code, outputs = pages.notebook_code_cells(path), []
+    else:
+        fences = pages.read(path).fences
+        code = [f.code for f in fences if f.runs]
+        outputs = [f.code for f in fences if f.role == "expected-output"]
     values: set[str] = set()
     for block in code:
         tree = ast.parse(block)
