@@ -38,12 +38,15 @@ import functools
 import io
 import json
 import re
+import tokenize
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
 
 from site_tools import ROOT
+from site_tools.pages import asserts
 
 DOCS = ROOT / "docs"
 LANGS = ("en", "zh")
@@ -636,8 +639,6 @@ def notebook_code_cells(path: Path) -> list[str]:
 def _comment_columns(code: str) -> dict[int, int]:
     """0-based line within Python ``code`` -> the column where its ``#`` comment starts (a ``#`` inside a string
     literal is not one); code that does not tokenize is read line by line (a ``#`` at the start or after a space)."""
-    import tokenize
-
     try:
         return {
             t.start[0] - 1: t.start[1]
@@ -740,8 +741,6 @@ def code_signature(path: Path) -> list[str]:
 def weak_asserts(path: Path) -> list[str]:
     """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.pages.asserts``), as
     sentences naming the page and the line."""
-    from site_tools.pages import asserts
-
     if path.suffix == ".ipynb":
         sources = [(0, code) for code in notebook_code_cells(path)]
     else:
@@ -917,8 +916,6 @@ def link_problems(path: Path) -> list[str]:
     """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
     building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
     MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
-    from urllib.parse import unquote, urlsplit
-
     path = Path(path)
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()

@@ -30,13 +30,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import os
 import platform
 import re
+import shutil
 import sys
 import tempfile
 import time
+import tokenize
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -118,8 +122,6 @@ def run(
     folder, repository paths on ``sys.path``); ``error`` and ``cell`` (index of the failing cell) when not ok;
     ``mkl`` (``MKL_CBWR``); ``seconds``; ``cached``.
     """
-    import shutil
-
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -201,8 +203,6 @@ class Runner:
     pytest-xdist controller, or the only pytest process), and the notebook tests collect the results."""
 
     def __init__(self, out_dir: Path, workers: int = 2) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="notebook")
@@ -278,9 +278,6 @@ def code_tokens(code: str) -> str:
     """The code as Python executes it: its tokens without comments and blank lines (a string literal, its blank
     lines included, is kept exactly). Two blocks with the same tokens run the same way, whatever their comments
     say — the English and the Chinese page carry such blocks."""
-    import io
-    import tokenize
-
     try:
         tokens = tokenize.generate_tokens(io.StringIO(code).readline)
         kept = [(t.type, t.string) for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL)]
