@@ -204,11 +204,9 @@ def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Pat
     at = check_section(section, root) if section is not None else None
     texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in pages.LANGS}
     texts["en"] = re.sub(r"\A# .*", f"# {title_of(slug)}", texts["en"], count=1)
-    written = []
-    for lang in pages.LANGS:
-        path = root / "docs" / lang / f"{slug}.md"
+    written = [root / "docs" / lang / f"{slug}.md" for lang in pages.LANGS]
+    for lang, path in zip(pages.LANGS, written, strict=True):
         path.write_text(texts[lang], encoding="utf-8")
-        written.append(path)
     for config in configs:
         add_to_nav(config, slug, at)
         written.append(config)

@@ -44,7 +44,7 @@ import math
 import operator
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,8 +267,7 @@ def asserted_values(path: Path) -> set[str]:
         outputs = [f.code for f in fences if f.role == "expected-output"]
     values: set[str] = set()
     for block in code:
-        tree = ast.parse(block)
-        for node in ast.walk(tree):
+        for node in ast.walk(ast.parse(block)):
             if isinstance(node, ast.Assert) or asserts.is_assert_call(node):
                 values.update(canonical(v) for v in _values_in(node))
     for text in outputs:
@@ -276,15 +275,6 @@ def asserted_values(path: Path) -> set[str]:
             for _, _, candidates, parts in numbers_in(line, skip_structure=False):
                 values.update(canonical(v) for v in (*candidates, *parts))
     return values
-
-
-def _backed(stated: Stated, values: Set[str], exempt: Set[str]) -> bool:
-    if stated.text in EXEMPT:
-        return True
-    keys = {canonical(v) for v in stated.candidates}
-    if keys & (values | exempt):
-        return True
-    return bool(stated.parts) and all(canonical(v) in values | exempt for v in stated.parts)
 
 
 # ---- the check ---------------------------------------------------------------------------------------------------
@@ -309,8 +299,14 @@ def facts(path: Path) -> Facts:
 
 def unbacked_in(page: Facts) -> list[Stated]:
     """Numbers the page states that none of its assertions, expected outputs or quotes contains."""
-    exempt = set(page.quoted)
-    return [s for s in page.stated if not _backed(s, page.asserted, exempt)]
+    backing = page.asserted | set(page.quoted)  # a product is backed by its value, or by all of its factors
+    return [
+        s
+        for s in page.stated
+        if s.text not in EXEMPT
+        and not any(canonical(v) in backing for v in s.candidates)
+        and not (s.parts and all(canonical(v) in backing for v in s.parts))
+    ]
 
 
 def problems_of(page: Facts) -> list[str]:
