@@ -108,9 +108,7 @@ def sections(config: Path) -> list[str]:
 def _sections(block: list[str]) -> list[tuple[str, int, int]]:
     """(title, index of its line, index after its last non-blank line) of each top-level section of a nav block."""
     entries = [(i, line) for i, line in enumerate(block) if re.match(r"[ \t]*-[ \t]", line)]
-    if not entries:
-        return []
-    top = min(len(line) - len(line.lstrip()) for _, line in entries)
+    top = min((len(line) - len(line.lstrip()) for _, line in entries), default=0)
     heads = [(i, m) for i, line in entries if (m := _NAV_SECTION.match(line)) and len(m.group("indent")) == top]
     tops = [i for i, line in entries if len(line) - len(line.lstrip()) == top] + [len(block)]
     out = []
