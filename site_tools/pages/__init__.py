@@ -33,21 +33,26 @@ finds, and checks that assignment against pytest-codeblocks' own reading of the 
 
 from __future__ import annotations
 
+import difflib
 import functools
 import io
 import json
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+import tokenize
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
 
 from site_tools import ROOT
+from site_tools.pages import asserts
 
 DOCS = ROOT / "docs"
 LANGS = ("en", "zh")
 PAGE_SUFFIXES = (".md", ".ipynb")
 TAB = 4  # Python-Markdown's indentation unit (admonitions, collapsible blocks, content tabs)
+T = TypeVar("T")
 
 # pytest-codeblocks' marker comments (pytest_codeblocks/main.py: matched against the stripped line).
 _CODEBLOCKS_MARKER = re.compile(r"<!--[-\s]*pytest-codeblocks:(.*)-->")
@@ -83,10 +88,6 @@ class Fence:
     hidden_by: str = ""  # "blockquote" or "list": pytest-codeblocks cannot see it (the line starts with > or -)
 
     @property
-    def lang(self) -> str:
-        return self.info.split()[0] if self.info.split() else ""
-
-    @property
     def skipped(self) -> bool:
         """Its block carries a mark that skips it, may skip it or expects it to fail."""
         return any(re.match(r"pytest\.mark\.(?:skip|skipif|xfail)\b|importorskip", m) for m in self.pytest_marks)
@@ -99,7 +100,8 @@ class Fence:
     @property
     def looks_like_python(self) -> bool:
         """Python in any spelling (py, python3, python title=…, ~~~python)."""
-        return self.lang.lstrip("{.").rstrip("}") in {"py", "python", "python3", "pycon"}
+        lang = (self.info.split() or [""])[0]
+        return lang.lstrip("{.").rstrip("}") in {"py", "python", "python3", "pycon"}
 
 
 @dataclass(frozen=True)
@@ -232,9 +234,7 @@ class Page:
 
     def prose_lines(self) -> Iterator[tuple[int, str]]:
         """(1-based line, text) of every line outside code and front matter, as written."""
-        for n, line in enumerate(self.lines, 1):
-            if n not in self.code_lines:
-                yield n, line
+        return ((n, line) for n, line in enumerate(self.lines, 1) if n not in self.code_lines)
 
     @property
     def chapter(self) -> bool:
@@ -246,10 +246,6 @@ class Page:
     def running(self) -> list[Fence]:
         """The fences whose code pytest-codeblocks runs as Python, in page order."""
         return [f for f in self.fences if f.runs]
-
-    @property
-    def expected_outputs(self) -> list[Fence]:
-        return [f for f in self.fences if f.role == "expected-output"]
 
     @property
     def compared(self) -> list[Fence]:
@@ -309,26 +305,20 @@ def _box_rule(state: Any, start: int, end: int, silent: bool) -> bool:
     if silent:
         return True
     indent = state.sCount[start] + TAB  # the body's column
-    last = start + 1
-    line = start + 1
-    while line < end:
-        if state.isEmpty(line):
-            line += 1
-            continue
-        if state.sCount[line] < indent:
-            break
+    last = line = start + 1
+    while line < end and (state.isEmpty(line) or state.sCount[line] >= indent):
+        if not state.isEmpty(line):
+            last = line + 1  # blank lines after the body are not part of it
         line += 1
-        last = line
     if m.group("tab"):
         kind, type_, title, opened = "tab", "tab", m.group("tab_title"), False
     else:
         marker = m.group("marker")
         kind = "admonition" if marker == "!!!" else "details"
-        type_, title, opened = m.group("type").lower(), m.group("title"), marker == "???+"
+        type_, opened = m.group("type").lower(), marker == "???+"
+        title = type_.capitalize() if m.group("title") is None else m.group("title")  # the title Material shows
     old = (state.parentType, state.lineMax, state.blkIndent)
-    state.parentType = "box"
-    state.lineMax = last
-    state.blkIndent = indent
+    state.parentType, state.lineMax, state.blkIndent = "box", last, indent
     token = state.push("box_open", "div", 1)
     token.map = [start, last]
     token.block = True
@@ -386,7 +376,8 @@ def _front_matter(tokens: list[Any]) -> tuple[dict[str, Any], int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse(text: str, path: Path | None) -> Page:
+def parse(text: str, path: Path | None = None) -> Page:
+    """A page's Markdown (front matter included), read once (see the module docstring)."""
     from markdown_it.tree import SyntaxTreeNode
 
     tokens = _markdown().parse(text)
@@ -411,7 +402,7 @@ def _parse(text: str, path: Path | None) -> Page:
         elif tok.type == "heading_open":
             headings.append(Heading(int(tok.tag[1]), tokens[i + 1].content, tok.map[0] + 1))
         elif tok.type == "inline" and tok.map and tokens[i - 1].type == "paragraph_open":
-            figures += [ref for ref, _ in _figure_lines(tok)]
+            figures += _figure_lines(tok)
     items = _items(SyntaxTreeNode(tokens), lines, fm_end, len(lines), 0, by_line)
     return Page(
         path=path,
@@ -429,44 +420,31 @@ def _parse(text: str, path: Path | None) -> Page:
     )
 
 
-def parse(text: str, path: Path | None = None) -> Page:
-    """A page's Markdown (front matter included), read once (see the module docstring)."""
-    return _parse(text, path)
-
-
 def read(path: Path) -> Page:
     """The page at ``path`` (a Markdown file)."""
-    return _parse(Path(path).read_text(encoding="utf-8"), Path(path))
+    return parse(Path(path).read_text(encoding="utf-8"), Path(path))
 
 
-def _figure_lines(inline: Any) -> list[tuple[FigureRef, int]]:
+def _figure_lines(inline: Any) -> list[FigureRef]:
     """The lines of a paragraph that hold nothing but one figure image — alone, or as the image of a ``<picture>``
-    that offers another layout on narrow screens (``<picture><source media=… srcset=…>![…](…)</picture>``):
-    (reference, 1-based line)."""
-    out: list[tuple[FigureRef, int]] = []
-    line = inline.map[0]
-    current: list[Any] = []
-
-    def close() -> None:
+    that offers another layout on narrow screens (``<picture><source media=… srcset=…>![…](…)</picture>``)."""
+    groups: list[list[Any]] = [[]]  # the tokens of each line
+    for child in inline.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            groups.append([])
+        else:
+            groups[-1].append(child)
+    out = []
+    for line, group in enumerate(groups, inline.map[0] + 1):
         shown = [
             t
-            for t in current
+            for t in group
             if not (t.type == "text" and not t.content.strip())
             and not (t.type == "html_inline" and _PICTURE_TAG.fullmatch(t.content.strip()))
         ]
-        if len(shown) == 1 and shown[0].type == "image":
-            m = _FIGURE_SRC.match(shown[0].attrGet("src") or "")
-            if m:
-                out.append((FigureRef(m.group("name"), m.group("theme"), shown[0].content, line + 1), line + 1))
-
-    for child in inline.children or []:
-        if child.type in ("softbreak", "hardbreak"):
-            close()
-            current = []
-            line += 1
-        else:
-            current.append(child)
-    close()
+        m = _FIGURE_SRC.match(shown[0].attrGet("src") or "") if len(shown) == 1 and shown[0].type == "image" else None
+        if m:
+            out.append(FigureRef(m.group("name"), m.group("theme"), shown[0].content, line))
     return out
 
 
@@ -496,9 +474,7 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
                         reading.append(f"{tok.map[0] + 1}: a cont marker before any code block")
                 elif keyword.startswith("expected-output"):
                     expect = True
-                elif keyword == "skip":
-                    marks.append("pytest.mark.skip")
-                elif keyword.startswith("skipif"):
+                elif keyword == "skip" or keyword.startswith("skipif"):
                     marks.append(f"pytest.mark.{keyword}")
                 elif keyword.startswith("importorskip"):
                     marks.append(keyword)
@@ -521,36 +497,25 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
             )
             seen = tok.markup.startswith("`") and lines[tok.map[0]].lstrip().startswith("```")
             if not seen:
-                hidden = next((c for c in reversed(containers)), "") if tok.markup.startswith("`") else ""
-                fences.append(_replace(fence, hidden_by=hidden, head=line))
+                hidden = containers[-1] if containers and tok.markup.startswith("`") else ""
+                fences.append(replace(fence, hidden_by=hidden, head=line))
                 continue
-            if cont and heads:
-                head = heads[-1]
-                fence = _replace(fence, role="cont", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks)
-            elif expect and heads:
-                head = heads[-1]
-                fence = _replace(
-                    fence, role="expected-output", head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks
-                )
+            if (cont or expect) and heads:
+                head, role = heads[-1], "cont" if cont else "expected-output"
+                fence = replace(fence, role=role, head=head.line, syntax=head.syntax, pytest_marks=head.pytest_marks)
             else:
-                fence = _replace(fence, role="block", head=line, syntax=fence.info, pytest_marks=tuple(marks))
+                fence = replace(fence, role="block", head=line, syntax=fence.info, pytest_marks=tuple(marks))
                 heads.append(fence)
                 marks = []
-            fences.append(_replace(fence, marker_comments=tuple(markers)))
+            fences.append(replace(fence, marker_comments=tuple(markers)))
             markers = []
             cont = expect = False
     if markers:
         reading.append(f"{len(lines)}: marker {markers[-1]!r} at the end of the page applies to no code block")
     if lines and lines[0].strip() == "<!--pytest-codeblocks:skipfile-->":
         reading.append("1: pytest-codeblocks:skipfile: no block of this page runs in the tests")
-        return [_replace(f, role="shown", syntax="", pytest_marks=()) for f in fences], reading
+        return [replace(f, role="shown", syntax="", pytest_marks=()) for f in fences], reading
     return fences, reading
-
-
-def _replace(fence: Fence, **changes: Any) -> Fence:
-    from dataclasses import replace
-
-    return replace(fence, **changes)
 
 
 def _squash(code: str) -> str:
@@ -575,9 +540,7 @@ def _compare_with_pytest_codeblocks(fences: list[Fence], text: str) -> list[str]
         elif f.role == "expected-output":
             ours[f.head]["expected"] = _squash(f.code)
     out = []
-    seen = set()
     for block in theirs:
-        seen.add(block.lineno)
         mine = ours.get(block.lineno)
         what = f"```{(block.syntax or '').strip()}"
         if mine is None:
@@ -598,17 +561,14 @@ def _compare_with_pytest_codeblocks(fences: list[Fence], text: str) -> list[str]
             differences.append(f"marks {block.marks} / {mine['marks']}")
         if differences:
             out.append(f"{block.lineno}: pytest-codeblocks reads this block differently: {', '.join(differences)}")
-    for line in sorted(set(ours) - seen):
+    for line in sorted(set(ours) - {block.lineno for block in theirs}):
         out.append(f"{line}: pytest-codeblocks does not read this block (the page shows a fence it does not see)")
     return out
 
 
 def _items(node: Any, lines: list[str], start: int, end: int, indent: int, fences: dict[int, Fence]) -> list[Item]:
     """The items of a container: ``node``'s blocks, in the 0-based lines [start, end), indented ``indent`` columns."""
-    specials: list[tuple[int, int, Item | None]] = []
-    for s, e, item in _specials(node, lines, fences):
-        if s >= start:
-            specials.append((s, e, item))
+    specials = [(s, e, item) for s, e, item in _specials(node, lines, fences) if s >= start]
     items: list[Item] = []
     cursor = start
 
@@ -652,14 +612,11 @@ def _specials(node: Any, lines: list[str], fences: dict[int, Fence]) -> Iterator
         elif kind == "box" and child.map:
             s, e = child.nester_tokens.opening.map
             meta = child.nester_tokens.opening.meta
-            title = meta["title"]
-            if title is None and meta["kind"] != "tab":
-                title = meta["type"].capitalize()
             inner = _items(child, lines, s + 1, e, meta["indent"], fences)
-            yield s, e, Box(meta["kind"], meta["type"], title, inner, s + 1, meta["open"])
+            yield s, e, Box(meta["kind"], meta["type"], meta["title"], inner, s + 1, meta["open"])
         elif kind == "paragraph" and child.children and child.children[0].type == "inline":
-            for ref, line in _figure_lines(child.children[0].token):
-                yield line - 1, line, Figure(ref.name, ref.alt, line)
+            for ref in _figure_lines(child.children[0].token):
+                yield ref.line - 1, ref.line, Figure(ref.name, ref.alt, ref.line)
         elif kind in ("blockquote", "code_block", "front_matter"):
             continue  # prose as written (a blockquote's fences are not collected: see Page.problems)
         elif child.children:
@@ -682,8 +639,6 @@ def notebook_code_cells(path: Path) -> list[str]:
 def _comment_columns(code: str) -> dict[int, int]:
     """0-based line within Python ``code`` -> the column where its ``#`` comment starts (a ``#`` inside a string
     literal is not one); code that does not tokenize is read line by line (a ``#`` at the start or after a space)."""
-    import tokenize
-
     try:
         return {
             t.start[0] - 1: t.start[1]
@@ -702,13 +657,9 @@ def code_lines(code: str) -> list[tuple[int, str]]:
     >>> code_lines("x = 1  # one\\n\\n# a note\\ns = '#' # two")
     [(0, 'x = 1'), (3, "s = '#'")]
     """
-    comments = _comment_columns(code)
-    out = []
-    for n, line in enumerate(code.split("\n")):
-        text = line[: comments[n]] if n in comments else line
-        if text.strip():
-            out.append((n, text.rstrip()))
-    return out
+    columns = _comment_columns(code)
+    cut = [(n, line[: columns.get(n)].rstrip()) for n, line in enumerate(code.split("\n"))]
+    return [(n, text) for n, text in cut if text]
 
 
 def comments(code: str) -> list[tuple[int, str]]:
@@ -775,17 +726,11 @@ def code_units(path: Path) -> list[CodeUnit]:
     units = []
     for f in read(path).compared:
         markers = " ".join(f.marker_comments)
-        if f.looks_like_python:
-            units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}", _numbered(f, code_lines(f.code))))
-        else:  # an expected output
-            output = [(n, line) for n, line in enumerate(f.code.split("\n"))]
-            units.append(CodeUnit(path, f.line, markers, _numbered(f, output)))
+        python = f.looks_like_python  # else an expected output, compared as written
+        lines = code_lines(f.code) if python else list(enumerate(f.code.split("\n")))
+        numbered = tuple((f.line + 1 + n, text) for n, text in lines)  # the code starts on the line after the fence
+        units.append(CodeUnit(path, f.line, f"{markers}\n{f.info}" if python else markers, numbered))
     return units
-
-
-def _numbered(fence: Fence, lines: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
-    """Lines of a fence's code with their file line numbers (the code starts on the line after the fence)."""
-    return tuple((fence.line + 1 + n, text) for n, text in lines)
 
 
 def code_signature(path: Path) -> list[str]:
@@ -796,8 +741,6 @@ def code_signature(path: Path) -> list[str]:
 def weak_asserts(path: Path) -> list[str]:
     """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.pages.asserts``), as
     sentences naming the page and the line."""
-    from site_tools.pages import asserts
-
     if path.suffix == ".ipynb":
         sources = [(0, code) for code in notebook_code_cells(path)]
     else:
@@ -825,8 +768,6 @@ def parity_problems_of(name: str) -> list[str]:
 def code_differences(name: str, en: list[CodeUnit], zh: list[CodeUnit]) -> list[str]:
     """The blocks of ``en`` and ``zh`` that differ, each as a sentence and a diff (``-`` en, ``+`` zh) whose lines
     name their file and line; blocks one language has and the other lacks, with their lines."""
-    import difflib
-
     problems = []
     matcher = difflib.SequenceMatcher(None, [u.signature for u in en], [u.signature for u in zh], autojunk=False)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
@@ -850,30 +791,23 @@ def code_differences(name: str, en: list[CodeUnit], zh: list[CodeUnit]) -> list[
 def _block_diff(name: str, k: int, en: CodeUnit, zh: CodeUnit) -> str:
     """Block ``k`` in two languages, as a sentence and the lines that differ (``-`` en, ``+`` zh), with their
     lines."""
-    import difflib
-
     out = [
         f"{name}: code block {k} differs between en ({en.where()}) and zh ({zh.where()}) after removing comments; "
         f"make the code the same (only comments may be translated; make sync PAGE={name.removesuffix('.md')} rewrites "
         "the Chinese blocks from the English ones):"
     ]
+    sides = (("-", en), ("+", zh))
     if en.head != zh.head:
-        out.append(f"  - {en.where()}: {en.head.strip() or '(no marker, no info)'!r}")
-        out.append(f"  + {zh.where()}: {zh.head.strip() or '(no marker, no info)'!r}")
+        out += [f"  {sign} {u.where()}: {u.head.strip() or '(no marker, no info)'!r}" for sign, u in sides]
     a, b = [text for _, text in en.lines], [text for _, text in zh.lines]
     for op, a0, a1, b0, b1 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
             continue
-        for n, text in en.lines[a0:a1]:
-            out.append(f"  - {en.where(n)}: {text}")
-        if a0 == a1:
-            after = en.lines[a0 - 1][0] if a0 else en.line
-            out.append(f"  - {en.where(after)}: (nothing after this line)")
-        for n, text in zh.lines[b0:b1]:
-            out.append(f"  + {zh.where(n)}: {text}")
-        if b0 == b1:
-            after = zh.lines[b0 - 1][0] if b0 else zh.line
-            out.append(f"  + {zh.where(after)}: (nothing after this line)")
+        for (sign, unit), (lo, hi) in zip(sides, ((a0, a1), (b0, b1)), strict=True):
+            out += [f"  {sign} {unit.where(n)}: {text}" for n, text in unit.lines[lo:hi]]
+            if lo == hi:
+                after = unit.lines[lo - 1][0] if lo else unit.line
+                out.append(f"  {sign} {unit.where(after)}: (nothing after this line)")
     return "\n".join(out)
 
 
@@ -917,12 +851,14 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
         config = rel(configs[lang])
         exists = name in files(lang)
         if exists and name not in places[lang]:
-            titles = list(dict.fromkeys(s[0] for s in places[lang].values() if s))
+            titles = _top_sections(places[lang])
             where = f", in the section it belongs to ({', '.join(map(repr, titles))})" if titles else ""
             other = next((o for o in LANGS if o != lang and name in places[o]), None)
             if other is not None:
                 sections = places[other][name]
-                mine = _same_section(places[other], places[lang], sections)
+                # the two navs list the same sections in the same order, with titles in their own language
+                k = _top_sections(places[other]).index(sections[0]) if sections else len(titles)
+                mine = titles[k] if k < len(titles) else ""
                 where = (
                     f", in the section {mine!r} (where {rel(configs[other])} lists it, under {sections[-1]!r})"
                     if sections and mine
@@ -934,15 +870,17 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     return problems
 
 
+def _per_version(compute: Callable[[Path], T]) -> Callable[[Path], T]:
+    """``compute(path)`` once per version of the file (cached by its resolved path and modification time)."""
+    cached = functools.cache(lambda path, _mtime: compute(path))
+    return functools.wraps(compute)(lambda path: cached(Path(path).resolve(), Path(path).stat().st_mtime_ns))
+
+
+@_per_version
 def render(path: Path) -> str:
     """The body of page ``path`` (``docs/<lang>/<name>.md``) as Python-Markdown renders it with the extensions of its
     language's config (``markdown_extensions``): the HTML MkDocs puts in the page's article, before the plugins and
     the theme. Once per version of the file: its links, its anchors and its Chinese are all read from it."""
-    return _render_version(Path(path).resolve(), Path(path).stat().st_mtime_ns)
-
-
-@functools.cache
-def _render_version(path: Path, _mtime: int) -> str:
     import markdown
 
     from site_tools.build import engine
@@ -955,28 +893,20 @@ def _render_version(path: Path, _mtime: int) -> str:
     return markdown.markdown(read(path).body, extensions=extensions, extension_configs=configs)
 
 
+@_per_version
 def _rendered(path: Path) -> Any:
     """Page ``path`` rendered (:func:`render`) and parsed, once per version of the file: a page is read as a source
     of links and again as the target of its own and other pages' anchors."""
-    return _rendered_version(path.resolve(), path.stat().st_mtime_ns)
-
-
-@functools.cache
-def _rendered_version(path: Path, _mtime: int) -> Any:
     from site_tools.finish import dom
 
     return dom.parse_fragment(render(path))
 
 
+@_per_version
 def _anchors(path: Path) -> frozenset[str] | None:
     """Every ``id`` in page ``path`` as rendered, or None where a plugin makes anchors the Markdown does not have
     (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build. Once per version of the
     file, as :func:`_rendered`."""
-    return _anchors_version(path.resolve(), path.stat().st_mtime_ns)
-
-
-@functools.cache
-def _anchors_version(path: Path, _mtime: int) -> frozenset[str] | None:
     if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
         return None
     return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
@@ -986,8 +916,6 @@ def link_problems(path: Path) -> list[str]:
     """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
     building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
     MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
-    from urllib.parse import unquote, urlsplit
-
     path = Path(path)
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()
@@ -1015,18 +943,9 @@ def link_problems(path: Path) -> list[str]:
     return problems
 
 
-def _same_section(
-    theirs: dict[str, tuple[str, ...]], mine: dict[str, tuple[str, ...]], sections: tuple[str, ...]
-) -> str:
-    """The title, in ``mine``, of the top-level section that stands where ``sections[0]`` stands in ``theirs`` (the
-    two languages' navs have the same sections in the same order, with titles in their own language)."""
-    order = {
-        nav: list(dict.fromkeys(s[0] for s in places.values() if s)) for nav, places in (("a", theirs), ("b", mine))
-    }
-    if not sections or sections[0] not in order["a"]:
-        return ""
-    k = order["a"].index(sections[0])
-    return order["b"][k] if k < len(order["b"]) else ""
+def _top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:
+    """The titles of the top-level sections of a nav (:func:`nav_places`), in order."""
+    return list(dict.fromkeys(s[0] for s in places.values() if s))
 
 
 def parity_problems() -> list[str]:

@@ -29,38 +29,14 @@ from collections.abc import Iterator
 
 # Calls that compare their first two arguments (the receiver's module does not matter: torch, numpy, math).
 _COMPARING = {
-    "equal",
-    "allclose",
-    "isclose",
-    "array_equal",
-    "array_equiv",
-    "assert_close",
-    "assert_allclose",
-    "assert_equal",
-    "assert_array_equal",
-    "assert_array_almost_equal",
-    "assert_almost_equal",
-}
+    "equal", "allclose", "isclose", "array_equal", "array_equiv", "assert_close", "assert_allclose", "assert_equal",
+    "assert_array_equal", "assert_array_almost_equal", "assert_almost_equal",
+}  # fmt: skip
 # Functions and methods whose result is never negative.
 _NONNEGATIVE_CALLS = {
-    "abs",
-    "fabs",
-    "absolute",
-    "norm",
-    "vector_norm",
-    "matrix_norm",
-    "hypot",
-    "dist",
-    "len",
-    "numel",
-    "nelement",
-    "count",
-    "std",
-    "var",
-    "square",
-    "exp",
-    "sqrt",
-}
+    "abs", "fabs", "absolute", "norm", "vector_norm", "matrix_norm", "hypot", "dist", "len", "numel", "nelement",
+    "count", "std", "var", "square", "exp", "sqrt",
+}  # fmt: skip
 # Reductions and conversions that keep a non-negative value non-negative.
 _KEEPS_SIGN = {"max", "amax", "min", "amin", "sum", "mean", "median", "item", "float", "int", "round", "cpu", "numpy"}
 _EQUALITY = (ast.Eq, ast.LtE, ast.GtE, ast.Is)
@@ -148,7 +124,7 @@ def _trivial_comparison(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str |
     ok, value = _constant(right)
     if ok and isinstance(value, int | float) and not isinstance(value, bool):
         if _nonnegative(left) and ((isinstance(op, ast.GtE) and value <= 0) or (isinstance(op, ast.Gt) and value < 0)):
-            return f"a value that is never negative is always {ast.unparse(op_node(op))} {value!r}"
+            return f"a value that is never negative is always {'>=' if isinstance(op, ast.GtE) else '>'} {value!r}"
         if value == math.inf and isinstance(op, ast.Lt | ast.LtE):
             return "the bound is infinite"
     ok, value = _constant(left)
@@ -163,11 +139,6 @@ def _trivial_comparison(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str |
     ):
         return "tests membership in a literal that lists the value"
     return None
-
-
-def op_node(op: ast.cmpop) -> ast.expr:
-    """An expression that unparses as the operator alone (for messages)."""
-    return ast.Name({ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Lt: "<"}.get(type(op), "?"))
 
 
 def _negates(a: ast.expr, b: ast.expr) -> bool:
@@ -193,11 +164,8 @@ def cannot_fail(test: ast.expr) -> str | None:
                 return f"its part `{ast.unparse(value)}` cannot fail: {reason}"
         return None
     if isinstance(test, ast.Compare):
-        reasons = []
-        left = test.left
-        for op, right in zip(test.ops, test.comparators, strict=True):
-            reasons.append(_trivial_comparison(left, op, right))
-            left = right
+        lefts = [test.left, *test.comparators[:-1]]
+        reasons = [_trivial_comparison(a, op, b) for a, op, b in zip(lefts, test.ops, test.comparators, strict=True)]
         return reasons[0] if all(reasons) else None
     if isinstance(test, ast.Call):
         name = _name(test.func)

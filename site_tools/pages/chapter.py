@@ -18,6 +18,7 @@ A bad slug or section, or a slug that is already a page, is refused with a messa
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -87,11 +88,8 @@ def _nav_block(text: str) -> tuple[int, list[str]]:
         start = next(i for i, line in enumerate(lines) if re.fullmatch(r"nav:[ \t]*(?:#.*)?", line)) + 1
     except StopIteration:
         raise ChapterError("mkdocs.yml has no top-level nav: list to add the chapter to") from None
-    block = []
-    for line in lines[start:]:
-        if line.strip() and not line[0].isspace() and not line.startswith("-"):
-            break
-        block.append(line)
+    # the list ends at the next top-level key (a line that starts with neither a space nor "-")
+    block = list(itertools.takewhile(lambda s: not s.strip() or s[0].isspace() or s[0] == "-", lines[start:]))
     while block and not block[-1].strip():
         block.pop()
     return start, block
@@ -110,9 +108,7 @@ def sections(config: Path) -> list[str]:
 def _sections(block: list[str]) -> list[tuple[str, int, int]]:
     """(title, index of its line, index after its last non-blank line) of each top-level section of a nav block."""
     entries = [(i, line) for i, line in enumerate(block) if re.match(r"[ \t]*-[ \t]", line)]
-    if not entries:
-        return []
-    top = min(len(line) - len(line.lstrip()) for _, line in entries)
+    top = min((len(line) - len(line.lstrip()) for _, line in entries), default=0)
     heads = [(i, m) for i, line in entries if (m := _NAV_SECTION.match(line)) and len(m.group("indent")) == top]
     tops = [i for i, line in entries if len(line) - len(line.lstrip()) == top] + [len(block)]
     out = []
@@ -189,8 +185,7 @@ def add_to_nav(config: Path, slug: str, section: int | None = None) -> None:
 
 def title_of(slug: str) -> str:
     """A first English title from the slug (``attention-scores`` → ``Attention scores``)."""
-    words = slug.replace("-", " ")
-    return words[0].upper() + words[1:]
+    return slug.replace("-", " ").capitalize()  # a slug is lower-case already
 
 
 def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Path]:
@@ -207,11 +202,9 @@ def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Pat
     at = check_section(section, root) if section is not None else None
     texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in pages.LANGS}
     texts["en"] = re.sub(r"\A# .*", f"# {title_of(slug)}", texts["en"], count=1)
-    written = []
-    for lang in pages.LANGS:
-        path = root / "docs" / lang / f"{slug}.md"
+    written = [root / "docs" / lang / f"{slug}.md" for lang in pages.LANGS]
+    for lang, path in zip(pages.LANGS, written, strict=True):
         path.write_text(texts[lang], encoding="utf-8")
-        written.append(path)
     for config in configs:
         add_to_nav(config, slug, at)
         written.append(config)

@@ -32,15 +32,12 @@ import sys
 import time
 from pathlib import Path
 
-from site_tools import ROOT
+from site_tools import ROOT, pages
 
 
 def normalise(page: str) -> str:
     """``formula``, ``formula.md``, ``docs/en/formula.md`` or ``zh/formula.md`` → ``formula``."""
-    name = Path(page.strip()).name
-    for suffix in (".md", ".ipynb"):
-        name = name.removesuffix(suffix)
-    return name
+    return Path(page.strip()).name.removesuffix(".md").removesuffix(".ipynb")
 
 
 def page_test_paths(slug: str) -> list[str]:
@@ -52,16 +49,12 @@ def page_test_paths(slug: str) -> list[str]:
     >>> page_test_paths("formula"), page_test_paths("walkthrough")
     (['tests', 'docs/en/formula.md', 'docs/zh/formula.md'], ['tests'])
     """
-    from site_tools import pages
-
     files = [f"docs/{lang}/{slug}.md" for lang in pages.LANGS]
     return ["tests", *(f for f in files if (ROOT / f).is_file())]
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m site_tools.pages.check <slug> [pytest options]``; returns pytest's exit status (2 for a bad slug)."""
-    from site_tools import pages
-
     args = sys.argv[1:] if argv is None else argv
     names = sorted({Path(name).stem for name in pages.page_names()})
     if not args or not args[0].strip():

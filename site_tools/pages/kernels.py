@@ -30,13 +30,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import os
 import platform
 import re
+import shutil
 import sys
 import tempfile
 import time
+import tokenize
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,24 +69,18 @@ def _cpu() -> str:
     return platform.processor() or platform.machine()
 
 
+def _digest(*parts: str) -> str:
+    """The SHA-256 (hex) of ``parts``, each ended by a NUL byte (so that parts cannot run into each other)."""
+    return hashlib.sha256(b"".join(part.encode("utf-8") + b"\0" for part in parts)).hexdigest()
+
+
 def key(notebook_text: str, lang: str) -> str:
     """The content key of a run (see the module docstring): its code cells as written (what runs; the Markdown cells
     do not change a run, so an edit of the prose reuses it), and what the outputs depend on besides."""
     cells = [c for c in json.loads(notebook_text)["cells"] if c["cell_type"] == "code"]
     code = json.dumps([["".join(c["source"]), c.get("metadata", {})] for c in cells], ensure_ascii=False)
-    h = hashlib.sha256()
-    for part in (
-        code,
-        figures.source_digest(),
-        Path(__file__).read_text(encoding="utf-8"),
-        MKL_PATHS.get(lang, ""),
-        sys.version,
-        _cpu(),
-        str(ROOT),
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:24]
+    parts = (code, figures.source_digest(), Path(__file__).read_text(encoding="utf-8"), MKL_PATHS.get(lang, ""))
+    return _digest(*parts, sys.version, _cpu(), str(ROOT))[:24]
 
 
 def stored_path(notebook_text: str, lang: str, name: str = "notebook") -> Path:
@@ -96,9 +94,7 @@ def environment(lang: str) -> dict[str, str]:
     installed = Path(tempfile.mkdtemp(prefix="pe-docs-site-packages-"))
     (installed / "pe_docs").symlink_to(ROOT / "pe_docs", target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "MKL_CBWR"}}
-    env["PYTHONPATH"] = str(installed)
-    env["OMP_NUM_THREADS"] = "1"
-    env["MKL_NUM_THREADS"] = "1"
+    env.update(PYTHONPATH=str(installed), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     if lang in MKL_PATHS:
         env["MKL_CBWR"] = MKL_PATHS[lang]
     return env
@@ -126,8 +122,6 @@ def run(
     folder, repository paths on ``sys.path``); ``error`` and ``cell`` (index of the failing cell) when not ok;
     ``mkl`` (``MKL_CBWR``); ``seconds``; ``cached``.
     """
-    import shutil
-
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -137,8 +131,7 @@ def run(
     use_cache = use_cache and cache.enabled()
     if use_cache and stored.is_file():
         try:
-            result = json.loads(stored.read_text(encoding="utf-8"))
-            return {**result, "cached": True}
+            return {**json.loads(stored.read_text(encoding="utf-8")), "cached": True}
         except (OSError, ValueError):
             pass
     nb = nbformat.reads(notebook_text, as_version=4)
@@ -210,8 +203,6 @@ class Runner:
     pytest-xdist controller, or the only pytest process), and the notebook tests collect the results."""
 
     def __init__(self, out_dir: Path, workers: int = 2) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="notebook")
@@ -271,28 +262,22 @@ def environment_digest() -> str:
     torch's thread count."""
     import torch
 
-    h = hashlib.sha256(figures.source_digest().encode())
     requirements = ROOT / "requirements.txt"
-    for part in (
+    return _digest(
+        figures.source_digest(),
         requirements.read_text(encoding="utf-8") if requirements.is_file() else "",
         sys.version,
         _cpu(),
         os.environ.get("MKL_CBWR", ""),
         str(torch.get_num_threads()),
         Path(__file__).read_text(encoding="utf-8"),
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()
+    )
 
 
 def code_tokens(code: str) -> str:
     """The code as Python executes it: its tokens without comments and blank lines (a string literal, its blank
     lines included, is kept exactly). Two blocks with the same tokens run the same way, whatever their comments
     say — the English and the Chinese page carry such blocks."""
-    import io
-    import tokenize
-
     try:
         tokens = tokenize.generate_tokens(io.StringIO(code).readline)
         kept = [(t.type, t.string) for t in tokens if t.type not in (tokenize.COMMENT, tokenize.NL)]
@@ -304,11 +289,8 @@ def code_tokens(code: str) -> str:
 def block_key(code: str, expected_output: str | None, ignore_whitespace: bool, marks: list[str]) -> str:
     """The content key of a page block's test (pytest-codeblocks): its tokens, what it must print, its marks,
     and :func:`environment_digest`."""
-    h = hashlib.sha256(environment_digest().encode())
-    for part in (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks))):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+    parts = (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks)))
+    return _digest(environment_digest(), *parts)[:32]
 
 
 def block_passed(key_: str) -> Path:

@@ -41,9 +41,10 @@ from __future__ import annotations
 import ast
 import json
 import math
+import operator
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,12 +102,11 @@ def canonical(value: float) -> str:
     return f"{abs(value):.10g}"
 
 
-def _power(text: str | None) -> float | None:
-    if not text:
-        return None
-    digits = text.translate(_SUPERSCRIPT).replace("−", "-")
-    digits = re.sub(r"[\^{}\s]", "", digits)
-    return float(digits)
+def _power(base: float, exponent: str | None) -> float:
+    """``base`` to the power written (``⁻²⁴``, ``^{-7}``, ``^3``); ``base`` itself where none is."""
+    if not exponent:
+        return base
+    return base ** float(re.sub(r"[\^{}\s]", "", exponent.translate(_SUPERSCRIPT).replace("−", "-")))
 
 
 def _mantissa(text: str) -> float:
@@ -116,30 +116,17 @@ def _mantissa(text: str) -> float:
 def _value(m: re.Match[str]) -> tuple[tuple[float, ...], tuple[float, ...], bool]:
     """(candidates, parts, is_single_digit_structure) of one match."""
     a = _mantissa(m.group("a"))
-    if m.group("aroot"):
-        a = math.sqrt(a)
-    apow = _power(m.group("apow"))
-    first = a**apow if apow is not None else a
+    first = _power(math.sqrt(a) if m.group("aroot") else a, m.group("apow"))
+    candidates: tuple[float, ...] = (first,)
     parts: tuple[float, ...] = ()
     if m.group("b") is not None:
-        b = _mantissa(m.group("b"))
-        bpow = _power(m.group("bpow"))
-        second = b**bpow if bpow is not None else b
-        candidates: tuple[float, ...] = (first * second,)
-        parts = (first, second)
-    else:
-        candidates = (first,)
+        second = _power(_mantissa(m.group("b")), m.group("bpow"))
+        candidates, parts = (first * second,), (first, second)
     if m.group("cjk"):
         candidates = (candidates[0] * (1e4 if m.group("cjk").strip() == "万" else 1e8),)
     if m.group("pct"):
         candidates = (candidates[0], candidates[0] / 100)
-    single = (
-        m.group("b") is None
-        and apow is None
-        and not m.group("aroot")
-        and not m.group("cjk")
-        and re.fullmatch(r"\d", m.group("a")) is not None
-    )
+    single = not any(m.group(g) for g in ("b", "apow", "aroot", "cjk")) and bool(re.fullmatch(r"\d", m.group("a")))
     return candidates, parts, single
 
 
@@ -158,18 +145,12 @@ def _blank(m: re.Match[str]) -> str:
 def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
     """(line number, text) of the lines outside code (as ``site_tools.pages`` reads the page: fences, indented
     code, front matter), with code spans, link targets, HTML comments and tags blanked out."""
-
-    text = _HTML_COMMENT.sub(_blank, markdown)
-    lines = text.split("\n")
+    lines = _HTML_COMMENT.sub(_blank, markdown).split("\n")
     for n, _ in pages.parse(markdown).prose_lines():
-        yield n, _blank_inline(lines[n - 1])
-
-
-def _blank_inline(line: str) -> str:
-    line = _INLINE_CODE.sub(_blank, line)
-    line = _LINK_TARGET.sub(_blank, line)
-    line = _ATTR_LIST.sub(_blank, line)
-    return _HTML_TAG.sub(_blank, line)
+        line = lines[n - 1]
+        for span in (_INLINE_CODE, _LINK_TARGET, _ATTR_LIST, _HTML_TAG):  # in this order: a code span may hold a tag
+            line = span.sub(_blank, line)
+        yield n, line
 
 
 Found = tuple[int, str, tuple[float, ...], tuple[float, ...]]
@@ -212,7 +193,6 @@ def _markdown_sources(path: Path) -> list[tuple[int, str]]:
 
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
-
     if path.suffix != ".md":
         return {}
     meta = pages.read(path).meta
@@ -221,15 +201,22 @@ def quoted(path: Path) -> dict[str, str]:
 
 def stated_numbers(path: Path) -> list[Stated]:
     """Every quantity a page states outside its code (see the module docstring for what is skipped)."""
-    out = []
-    for offset, source in _markdown_sources(path):
-        for line, text in prose_lines(source):
-            for column, written, candidates, parts in numbers_in(text):
-                out.append(Stated(path, offset + line, column, written, candidates, parts))
-    return out
+    return [
+        Stated(path, offset + line, *found)
+        for offset, source in _markdown_sources(path)
+        for line, text in prose_lines(source)
+        for found in numbers_in(text)
+    ]
 
 
 # ---- what the code asserts -------------------------------------------------------------------------------
+
+
+# The arithmetic :func:`_fold` evaluates.
+_ARITHMETIC = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}  # fmt: skip
 
 
 def _fold(node: ast.AST) -> float | None:
@@ -248,22 +235,13 @@ def _fold(node: ast.AST) -> float | None:
     ):
         v = _fold(node.args[0])
         return None if v is None or v < 0 else math.sqrt(v)
-    if isinstance(node, ast.BinOp):
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
         left, right = _fold(node.left), _fold(node.right)
         if left is None or right is None:
             return None
         try:
-            if isinstance(node.op, ast.Add):
-                return left + right
-            if isinstance(node.op, ast.Sub):
-                return left - right
-            if isinstance(node.op, ast.Mult):
-                return left * right
-            if isinstance(node.op, ast.Div):
-                return left / right
-            if isinstance(node.op, ast.Pow):
-                return float(left**right)
-        except (ZeroDivisionError, OverflowError, TypeError):
+            return float(_ARITHMETIC[type(node.op)](left, right))
+        except (ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex power, (-8) ** 0.5
             return None
     return None
 
@@ -279,22 +257,17 @@ def _values_in(node: ast.AST) -> Iterator[float]:
                 yield from parts
 
 
-def code_blocks(path: Path) -> tuple[list[str], list[str]]:
-    """(python code that runs, expected-output texts) of a page."""
-
-    if path.suffix == ".ipynb":
-        return pages.notebook_code_cells(path), []
-    page = pages.read(path)
-    return [f.code for f in page.running], [f.code for f in page.expected_outputs]
-
-
 def asserted_values(path: Path) -> set[str]:
     """Canonical spellings of every value the page's code asserts (see the module docstring)."""
-    code, outputs = code_blocks(path)
+    if path.suffix == ".ipynb":
+        code, outputs = pages.notebook_code_cells(path), []
+    else:
+        fences = pages.read(path).fences
+        code = [f.code for f in fences if f.runs]
+        outputs = [f.code for f in fences if f.role == "expected-output"]
     values: set[str] = set()
     for block in code:
-        tree = ast.parse(block)
-        for node in ast.walk(tree):
+        for node in ast.walk(ast.parse(block)):
             if isinstance(node, ast.Assert) or asserts.is_assert_call(node):
                 values.update(canonical(v) for v in _values_in(node))
     for text in outputs:
@@ -302,15 +275,6 @@ def asserted_values(path: Path) -> set[str]:
             for _, _, candidates, parts in numbers_in(line, skip_structure=False):
                 values.update(canonical(v) for v in (*candidates, *parts))
     return values
-
-
-def _backed(stated: Stated, values: Set[str], exempt: Set[str]) -> bool:
-    if stated.text in EXEMPT:
-        return True
-    keys = {canonical(v) for v in stated.candidates}
-    if keys & (values | exempt):
-        return True
-    return bool(stated.parts) and all(canonical(v) in values | exempt for v in stated.parts)
 
 
 # ---- the check ---------------------------------------------------------------------------------------------------
@@ -335,8 +299,14 @@ def facts(path: Path) -> Facts:
 
 def unbacked_in(page: Facts) -> list[Stated]:
     """Numbers the page states that none of its assertions, expected outputs or quotes contains."""
-    exempt = set(page.quoted)
-    return [s for s in page.stated if not _backed(s, page.asserted, exempt)]
+    backing = page.asserted | set(page.quoted)  # a product is backed by its value, or by all of its factors
+    return [
+        s
+        for s in page.stated
+        if s.text not in EXEMPT
+        and not any(canonical(v) in backing for v in s.candidates)
+        and not (s.parts and all(canonical(v) in backing for v in s.parts))
+    ]
 
 
 def problems_of(page: Facts) -> list[str]:
@@ -447,11 +417,10 @@ def prose_text(path: Path) -> dict[int, str]:
 
 def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
     """The numbers stated by one prose line whose text (as the check reads it) is ``text``."""
-    return [Stated(path, line, column, written, c, p) for column, written, c, p in numbers_in(text)]
+    return [Stated(path, line, *found) for found in numbers_in(text)]
 
 
 def main() -> int:
-
     found = []
     by_lang = {lang: pages.files(lang) for lang in pages.LANGS}
     for name in sorted(set(by_lang["en"]) & set(by_lang["zh"])):
