@@ -304,11 +304,18 @@ def _quote(text: str, prefix: str) -> list[str]:
 
 
 class _Writer:
-    def __init__(self, site: Site, src_uri: str) -> None:
+    """The cells of a notebook, from the page's items; ``inline``: everything as Markdown lines (code as fenced
+    blocks), for the inside of a ``<details>`` cell."""
+
+    def __init__(self, site: Site, src_uri: str, *, inline: bool = False) -> None:
         self.site = site
         self.src_uri = src_uri
+        self.inline = inline
         self.cells: list[nbformat.NotebookNode] = []
         self.markdown: list[str] = []
+
+    def prose(self, text: str) -> str:
+        return convert_prose(text, self.site, self.src_uri)
 
     def flush(self, **metadata: Any) -> None:
         lines = self.markdown
@@ -343,14 +350,20 @@ class _Writer:
 
     def details(self, box: Box, prefix: str) -> None:
         """A collapsible block: its whole content, code included, in a ``<details>`` Markdown cell (collapsed like
-        the page's, open for ``???+``), then its code as cells in page order, inputs collapsed unless open."""
-        self.flush()
+        the page's, open for ``???+``), then its code as cells in page order, inputs collapsed unless open; inside
+        a ``<details>`` cell, a nested ``<details>``."""
         sign = _SIGNS.get(box.type, _SIGNS["note"])
-        title = _html_inline(convert_prose(box.title or "", self.site, self.src_uri))
-        summary = f"<summary>{sign} {title}</summary>" if box.title else "<summary></summary>"
-        body = self.readable(box.items)
-        lines = ["<details open>" if box.open else "<details>", summary, "", *body, "", "</details>"]
-        self.markdown = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
+        summary = f"<summary>{sign} {_html_inline(self.prose(box.title or ''))}</summary>" if box.title else ""
+        inner = _Writer(self.site, self.src_uri, inline=True)
+        inner.write(box.items)
+        lines = ["<details open>" if box.open else "<details>", summary or "<summary></summary>", ""]
+        lines += [*inner.markdown, "", "</details>"]
+        lines = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
+        if self.inline:
+            self.markdown += ["", *lines]
+            return
+        self.flush()
+        self.markdown = lines
         self.flush(details=True)
         for item in walk(box.items):
             if isinstance(item, Code):
@@ -358,63 +371,36 @@ class _Writer:
             elif isinstance(item, Figure):
                 self.code(figure_code(item.name, item.alt, self.site.lang), hidden=not box.open, figure=item.name)
 
-    def readable(self, items: list[Item]) -> list[str]:
-        """``items`` as Markdown lines only (code as fenced blocks), for the inside of a ``<details>`` cell."""
-        texts = TEXTS[self.site.lang]
-        out: list[str] = []
-        for item in items:
-            out.append("")
-            if isinstance(item, Prose):
-                out += convert_prose("\n".join(item.lines), self.site, self.src_uri).split("\n")
-            elif isinstance(item, Verbatim):
-                out += item.lines
-            elif isinstance(item, Code):
-                out += ["```python", *item.code.split("\n"), "```"]
-            elif isinstance(item, Expected):
-                out += [texts["expected"], "", "```text", *item.text.split("\n"), "```"]
-            elif isinstance(item, Figure):
-                out.append(f"*{item.alt or item.name}*")
-            elif item.kind == "details":
-                title = _html_inline(convert_prose(item.title or "", self.site, self.src_uri))
-                sign = _SIGNS.get(item.type, _SIGNS["note"])
-                out += ["<details open>" if item.open else "<details>", f"<summary>{sign} {title}</summary>", ""]
-                out += [*self.readable(item.items), "", "</details>"]
-            else:
-                inner = self.readable(item.items)
-                if item.kind == "tab":
-                    out += [f"**{convert_prose(item.title or '', self.site, self.src_uri)}**", *inner]
-                else:
-                    head = []
-                    if item.title:
-                        sign = _SIGNS.get(item.type, _SIGNS["note"])
-                        head = [f"**{sign} {convert_prose(item.title, self.site, self.src_uri)}**", ""]
-                    out += [f"> {line}".rstrip() for line in [*head, *inner]]
-        while out and not out[0].strip():
-            out.pop(0)
-        return out
-
     def write(self, items: list[Item], depth: int = 0) -> None:
         prefix = "> " * depth
         texts = TEXTS[self.site.lang]
         for item in items:
+            if self.inline:
+                self.markdown.append(prefix.rstrip())
             if isinstance(item, Prose):
-                text = convert_prose("\n".join(item.lines), self.site, self.src_uri)
-                self.markdown += _quote(text, prefix)
+                self.markdown += _quote(self.prose("\n".join(item.lines)), prefix)
             elif isinstance(item, Verbatim):
                 self.markdown += _quote("\n".join(item.lines), prefix)
+            elif isinstance(item, Code) and self.inline:
+                self.markdown += _quote(f"```python\n{item.code}\n```", prefix)
             elif isinstance(item, Code):
                 self.code(item.code, **({"cont": True} if item.cont else {}))
             elif isinstance(item, Expected):
-                self.flush()
-                self.markdown = _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
-                self.flush(expected_output=True)
+                expected = _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
+                if self.inline:
+                    self.markdown += expected
+                else:
+                    self.flush()
+                    self.markdown = expected
+                    self.flush(expected_output=True)
+            elif isinstance(item, Figure) and self.inline:
+                self.markdown += _quote(f"*{item.alt or item.name}*", prefix)
             elif isinstance(item, Figure):
                 self.code(figure_code(item.name, item.alt, self.site.lang), figure=item.name)
             elif item.kind == "details":
                 self.details(item, prefix)
             elif item.kind == "tab":
-                title = convert_prose(item.title or "", self.site, self.src_uri)
-                self.markdown += [prefix.rstrip(), f"{prefix}**{title}**", prefix.rstrip()]
+                self.markdown += [prefix.rstrip(), f"{prefix}**{self.prose(item.title or '')}**", prefix.rstrip()]
                 self.write(item.items, depth)
                 self.markdown.append(prefix.rstrip())
             else:
@@ -422,8 +408,7 @@ class _Writer:
                 self.markdown.append(prefix.rstrip())  # a blank line: the quote is a block of its own
                 if item.title:
                     sign = _SIGNS.get(item.type, _SIGNS["note"])
-                    title = convert_prose(item.title, self.site, self.src_uri)
-                    self.markdown += [f"{inner}**{sign} {title}**", inner.rstrip()]
+                    self.markdown += [f"{inner}**{sign} {self.prose(item.title)}**", inner.rstrip()]
                 self.write(item.items, depth + 1)
                 self.markdown.append(prefix.rstrip())  # and what follows is outside it
 
