@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import shutil
@@ -152,38 +153,24 @@ def build(
     order = sorted(set(langs), key=list(CONFIGS).index)
     results: dict[str, tuple[float, str, str]] = {}
     errors: dict[str, BaseException] = {}
-    if parallel and len(order) > 1:
-        context = multiprocessing.get_context("spawn")  # never fork a process that has run torch
-        level = logging.getLogger().getEffectiveLevel()
-        pools = [
-            concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=context, initializer=init_worker, initargs=(level, lang)
+    with contextlib.ExitStack() as stack:
+        # the languages after the first, each in a process of its own, at the same time
+        futures: dict[str, concurrent.futures.Future] = {}
+        for lang in order[1:] if parallel else ():
+            pool = concurrent.futures.ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),  # never fork a process that has run torch
+                initializer=init_worker,
+                initargs=(logging.getLogger().getEffectiveLevel(), lang),
             )
-            for lang in order[1:]
-        ]
-        try:
-            futures = {
-                lang: pool.submit(build_language, lang, **job) for lang, pool in zip(order[1:], pools, strict=True)
-            }
-            try:
-                results[order[0]] = build_language(order[0], **job)
-            except BaseException as exc:
-                errors[order[0]] = exc
-            for lang, future in futures.items():
-                try:
-                    results[lang] = future.result()
-                except BaseException as exc:
-                    errors[lang] = exc
-        finally:
-            for pool in pools:
-                pool.shutdown(wait=True, cancel_futures=True)
-    else:
+            futures[lang] = stack.enter_context(pool).submit(build_language, lang, **job)
         for lang in order:
             try:
-                results[lang] = build_language(lang, **job)
+                results[lang] = futures[lang].result() if lang in futures else build_language(lang, **job)
             except BaseException as exc:
                 errors[lang] = exc
-                break
+                if not futures:  # one after the other: stop at the first failure
+                    break
     if errors:
         for _, staging, _ in results.values():
             shutil.rmtree(staging, ignore_errors=True)
