@@ -21,14 +21,10 @@ document$.subscribe(() => {
     return (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1;
   };
   const setRegion = (el) => {
-    if (scrolls(el)) {
-      el.setAttribute("tabindex", "0");
-      el.setAttribute("role", "region");
-      el.setAttribute("aria-label", boxes.get(el));
-    } else {
-      el.removeAttribute("tabindex");
-      el.removeAttribute("role");
-      el.removeAttribute("aria-label");
+    const wide = scrolls(el);
+    for (const [name, value] of [["tabindex", "0"], ["role", "region"], ["aria-label", boxes.get(el)]]) {
+      if (wide) el.setAttribute(name, value);
+      else el.removeAttribute(name);
     }
   };
   const resized = new ResizeObserver((entries) => entries.forEach((entry) => setRegion(entry.target)));
