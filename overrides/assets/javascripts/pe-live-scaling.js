@@ -57,7 +57,7 @@
     return [index(fast), index(slow), d];
   }
 
-  // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.analysis.yarn_boundaries).
+  // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries).
   function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
     const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
     return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];

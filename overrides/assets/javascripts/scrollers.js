@@ -1,8 +1,8 @@
-// Keyboard access to what scrolls sideways: display formulas (typeset at build time by site_tools/finish/formulas.py, which
-// makes each a focusable region named in the page's language, so they can be reached without JavaScript too),
-// tables (Material wraps each in a scrolling .md-typeset__scrollwrap) and, on notebook pages, code cells and
-// outputs. Each is a tab stop, and a region named in the page's language, only while it is wider than its box; one
-// that fits is left alone. Material does the same for its own code blocks (pre > code), which are not touched here.
+// Keyboard access to what scrolls sideways: display formulas (typeset at build time by site_tools/finish/formulas.py,
+// which makes each a focusable region named in the page's language, so they can be reached without JavaScript too),
+// tables (Material wraps each in a scrolling .md-typeset__scrollwrap) and, on notebook pages, code cells and outputs.
+// Each is a tab stop, and a region named in the page's language, only while it is wider than its box; one that fits is
+// left alone. Material does the same for its own code blocks (pre > code), which are not touched here.
 document$.subscribe(() => {
   const zh = document.documentElement.lang.startsWith("zh");
   const names = zh
