@@ -49,12 +49,11 @@ def chromium_path() -> str:
 
 #: What a static host (GitHub Pages) sends gzip-compressed to a browser that accepts it: text.
 GZIPPED = frozenset({".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".ipynb"})
-GZIP_LEVEL = 6  # zlib's default
 
 
 def gzipped(data: bytes) -> bytes:
     """``data`` as :func:`serve_site` sends a text file to a browser that accepts gzip."""
-    return gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=0)
+    return gzip.compress(data, compresslevel=6, mtime=0)  # zlib's default level
 
 
 class _PagesHandler(http.server.SimpleHTTPRequestHandler):
@@ -75,13 +74,15 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
         if not (accepts and path.suffix in GZIPPED and path.is_file()):
             return super().send_head()  # redirects, other files, 404s: as the standard library serves them
         body = gzipped(path.read_bytes())
-        self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Vary", "Accept-Encoding")
-        self.end_headers()
+        gzip_headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        self._answer(200, body, {"Content-Type": self.guess_type(str(path)), **gzip_headers})
         return io.BytesIO(body)
+
+    def _answer(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
+        self.end_headers()
 
     def translate_path(self, path: str) -> str:
         url_path = path.split("?", 1)[0].split("#", 1)[0]
@@ -95,10 +96,7 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
             super().send_error(code, message, explain)
             return
         body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
+        self._answer(404, body, {"Content-Type": "text/html; charset=utf-8"})
         if self.command != "HEAD":
             self.wfile.write(body)
 
@@ -124,11 +122,9 @@ def serve_site(root: Path = SITE_DIR, prefix: str = "/", port: int = 0) -> Itera
     """
     if not prefix.startswith("/") or not prefix.endswith("/"):
         raise ValueError(f"prefix must start and end with '/', got {prefix!r}")
-    handler_class = type("Handler", (_PagesHandler,), {"prefix": prefix})
-    handler = functools.partial(handler_class, directory=str(root))
+    handler = functools.partial(type("Handler", (_PagesHandler,), {"prefix": prefix}), directory=str(root))
     with _Server(("127.0.0.1", port), handler) as httpd:
-        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-        thread.start()
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
         try:
             yield f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
         finally:
@@ -163,10 +159,9 @@ def shared_browser() -> Any:
     return _SHARED[1]
 
 
-@contextlib.contextmanager
-def browser() -> Iterator[Any]:
+def browser() -> contextlib.AbstractContextManager[Any]:
     """The process's shared headless Chromium (:func:`shared_browser`), as a context manager; it stays open."""
-    yield shared_browser()
+    return contextlib.nullcontext(shared_browser())
 
 
 PHONE = {"width": 390, "height": 844}  # a common phone's CSS viewport (iPhone 12-15)
@@ -233,17 +228,9 @@ class FirstView:
         return [r.url for r in self.requests if not r.url.startswith((self.site, "data:", "blob:"))]
 
     def downloads(self) -> list[tuple[str, int]]:
-        """Every network request so far and the size of its response body as it arrived (compressed, if the server
-        compressed it; 0 if it had none)."""
-        out = []
-        for request in self.requests:
-            if request.url.startswith(("data:", "blob:")):
-                continue  # part of a file already counted
-            size = 0
-            with contextlib.suppress(Exception):  # a failed or aborted request: nothing arrived
-                size = _arrived(request)
-            out.append((request.url, size))
-        return out
+        """Every network request so far (not data: and blob: addresses, parts of a file already counted) and the
+        size of its response body as it arrived (compressed, if the server compressed it; 0 if it had none)."""
+        return [(r.url, _arrived(r)) for r in self.requests if not r.url.startswith(("data:", "blob:"))]
 
     def weight(self) -> int:
         return sum(size for _, size in self.downloads())
@@ -283,14 +270,17 @@ class FirstView:
 def _arrived(request: Any) -> int:
     """The bytes of a request's response body as they arrived: Chromium's count, else (a worker's request, which it
     does not count) the response's ``Content-Length``, else the body's length."""
-    response = request.response()
-    if response is None:
+    try:
+        response = request.response()
+        if response is None:
+            return 0
+        size = int(request.sizes()["responseBodySize"])
+        if size > 0:
+            return size
+        length = response.headers.get("content-length")
+        return int(length) if length else len(response.body())
+    except Exception:  # a failed or aborted request: nothing arrived
         return 0
-    size = int(request.sizes()["responseBodySize"])
-    if size > 0:
-        return size
-    length = response.headers.get("content-length")
-    return int(length) if length else len(response.body())
 
 
 @functools.cache
@@ -321,16 +311,16 @@ def first_view(
     try:
         page = ctx.new_page()
         view = FirstView(url=url, page=page, site=site)
-        page.on("request", lambda r: view._started(r))
-        page.on("requestfinished", lambda r: view._ended(r))
-        page.on("requestfailed", lambda r: view._ended(r))
+        page.on("request", view._started)
+        page.on("requestfinished", view._ended)
+        page.on("requestfailed", view._ended)
         page.on("console", lambda m: view.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: view.errors.append(f"pageerror: {e}"))
         if throttle:
             cdp = ctx.new_cdp_session(page)
             cdp.send("Network.enable")
             cdp.send("Network.emulateNetworkConditions", throttle)
-        if throttle:  # only the first paint is wanted: do not wait for the rest of the page
+            # only the first paint is wanted: do not wait for the rest of the page
             page.goto(url, wait_until="commit", timeout=120_000)
             page.wait_for_function(
                 "() => performance.getEntriesByName('first-contentful-paint').length > 0", timeout=120_000
@@ -387,15 +377,7 @@ def load_all_images(page: Any, timeout_ms: int = 30_000) -> None:
     )
 
 
-def measure(
-    site_dir: Path,
-    paths: list[str],
-    *,
-    port: int = 0,
-    schemes: tuple[str, ...] = ("light", "dark"),
-    throttled: bool = True,
-    axe: bool = True,
-) -> list[dict[str, Any]]:
+def measure(site_dir: Path, paths: list[str], *, port: int = 0, throttled: bool = True, axe: bool = True) -> list[dict]:
     """Per page of a built site: its first view's bytes and requests on a phone in each colour scheme, the
     serious and critical axe violations (counted per element) in each, and the first contentful paint under
     :data:`SLOW_4G` (light scheme). ``port``: serve on this port (a site built for ``http://127.0.0.1:<port>/``).
@@ -404,7 +386,7 @@ def measure(
     with serve_site(site_dir, port=port) as base, browser() as chromium:
         for path in paths:
             row: dict[str, Any] = {"path": path}
-            for scheme in schemes:
+            for scheme in ("light", "dark"):
                 with first_view(chromium, base + path, site=base, scheme=scheme) as view:
                     downloads = view.downloads()
                     row[scheme] = {"bytes": sum(n for _, n in downloads), "requests": len(downloads)}
@@ -424,10 +406,9 @@ def measure(
 def _row_text(row: dict[str, Any]) -> str:
     parts = [f"{row['path'] or '(home)':<24}"]
     for scheme in ("light", "dark"):
-        if scheme in row:
-            r = row[scheme]
-            axe = sum(r.get("axe", {}).values())
-            parts.append(f"{scheme}: {r['bytes'] / 1e6:5.2f} MB {r['requests']:3d} req, axe {axe:4d}")
+        r = row[scheme]
+        axe = sum(r.get("axe", {}).values())
+        parts.append(f"{scheme}: {r['bytes'] / 1e6:5.2f} MB {r['requests']:3d} req, axe {axe:4d}")
     if row.get("fcp_slow_4g") is not None:
         parts.append(f"FCP slow 4G {row['fcp_slow_4g'] / 1000:5.2f} s")
     return " | ".join(parts)
@@ -460,12 +441,7 @@ if __name__ == "__main__":
         for p in screenshots(args.out, args.paths, schemes, PHONE if args.phone else DESKTOP, args.site):
             print(p)
     else:
-        rows = measure(
-            args.site,
-            args.paths or site_paths(args.site),
-            port=args.port,
-            throttled=not args.no_fcp,
-            axe=not args.no_axe,
-        )
+        paths = args.paths or site_paths(args.site)
+        rows = measure(args.site, paths, port=args.port, throttled=not args.no_fcp, axe=not args.no_axe)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")

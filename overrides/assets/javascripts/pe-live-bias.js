@@ -106,8 +106,6 @@
     en: {
       heading: "T5: offsets in buckets, exact near the query, logarithmic further out",
       bidirectional: "bidirectional (the encoder)",
-      num_buckets: "num_buckets",
-      max_distance: "max_distance",
       reach: "offsets shown (±)",
       buckets: "Bucket of each offset j − i (key minus query)",
       offsetAxis: "offset j − i",
@@ -128,7 +126,6 @@
       heading: "T5：按偏移分桶，靠近查询时精确，越远越按对数变宽",
       bidirectional: "双向（编码器）",
       num_buckets: "桶数 num_buckets",
-      max_distance: "max_distance",
       reach: "显示的偏移范围（±）",
       buckets: "每个偏移 j − i（键减查询）所在的桶",
       offsetAxis: "偏移 j − i",
@@ -159,8 +156,7 @@
     ? live.power(2, Math.round(Math.log2(x))) : fmt(x, 3));
 
   function alibiRender(s, ctx) {
-    const { t } = ctx;
-    const full = ctx.width();
+    const { t, width: full } = ctx;
     const width = full >= 520 ? Math.floor((full - 16) / 2) : full; // the two figures side by side, or stacked
     const exps = [];
     const [lo, hi] = [Math.log2(Math.min(...s.slopes)), Math.log2(Math.max(...s.slopes))];
@@ -227,25 +223,20 @@
     const buckets = bucket(offsets, bidirectional, numBuckets, maxDistance);
     const half = bidirectional ? numBuckets / 2 : numBuckets;
     const exact = Math.floor(half / 2);
-    // the first distance in the last bucket (looking back), and every bucket used by some offset
-    const back = (dist) => bucket(-dist, bidirectional, numBuckets, maxDistance);
-    let lo = exact;
-    let hi = maxDistance;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (back(mid) === half - 1) hi = mid;
-      else lo = mid + 1;
-    }
-    const far = Array.from({ length: 2 * maxDistance + 3 }, (_, j) => j - maxDistance - 1);
-    const used = new Set(bucket(far, bidirectional, numBuckets, maxDistance));
+    // the bucket of every offset out to one past ±max_distance: the buckets used, and the first distance in the last
+    // bucket looking back (offset −last; max_distance itself is in it)
+    const far = bucket(Array.from({ length: 2 * maxDistance + 3 }, (_, j) => j - maxDistance - 1), bidirectional,
+      numBuckets, maxDistance);
+    const used = new Set(far);
     const unused = Array.from({ length: numBuckets }, (_, b) => b).filter((b) => !used.has(b));
-    return { bidirectional, numBuckets, maxDistance, reach, offsets, buckets, half, exact, last: lo,
-      used: used.size, unused };
+    let last = exact;
+    while (far[maxDistance + 1 - last] !== half - 1) last++;
+    return { bidirectional, numBuckets, maxDistance, reach, offsets, buckets, half, exact, last, used: used.size,
+      unused };
   }
 
   function t5Render(s, ctx) {
-    const { t } = ctx;
-    const width = ctx.width();
+    const { t, width } = ctx;
     const c = chart(width, 220, {
       label: t.label(-s.reach, s.reach),
       x: { lo: -s.reach, hi: s.reach, label: t.offsetAxis },
@@ -279,9 +270,7 @@
       { key: "head", value: 1, min: 1, max: (v) => v.n_heads, over: (v) => ["head", v.n_heads] },
       { key: "causal", type: "check", value: "1" },
     ],
-    text: ALIBI_TEXT,
-    compute: alibiCompute,
-    render: alibiRender,
+    text: ALIBI_TEXT, compute: alibiCompute, render: alibiRender,
   };
   const T5 = {
     fields: [
@@ -292,9 +281,7 @@
         min: (v) => Math.floor((v.bidirectional ? Math.floor(v.num_buckets / 2) : v.num_buckets) / 2) + 1 },
       { key: "reach", value: 160, min: 1, max: 5000 },
     ],
-    text: T5_TEXT,
-    compute: t5Compute,
-    render: t5Render,
+    text: T5_TEXT, compute: t5Compute, render: t5Render,
   };
 
   function mountBox(root) {

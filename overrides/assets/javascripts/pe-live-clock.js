@@ -119,25 +119,18 @@
   }
 
   function render(s, ctx) {
-    const { t } = ctx;
+    const { t, width } = ctx;
     const h = s.w.length;
-    const width = ctx.width();
     const columns = width >= 560 ? h + 1 : 3;
     const size = Math.min(170, Math.floor((width - 12 * (columns - 1)) / columns));
     const hand = (i) => ({ at: s.at[i], next: s.next[i], turn: s.turns[i], length: 1 - 0.15 * i, colour: 1 + i,
       width: 2.6 - 0.3 * i });
-    const cells = [];
     const all = Array.from({ length: h }, (_, i) => hand(i));
-    cells.push(element("figure", { className: "pe-live__cell" }, [
-      face(size, all, t.faceLabel(s.p, s.q, s.at.map(deg)), false),
-      element("figcaption", { textContent: t.all(s.p) }),
-    ]));
+    const cells = [live.cell(face(size, all, t.faceLabel(s.p, s.q, s.at.map(deg)), false), [t.all(s.p)])];
     for (let i = 0; i < h; i++) {
-      cells.push(element("figure", { className: "pe-live__cell" }, [
-        face(size, [{ ...hand(i), length: 0.92, width: 2.4 }],
-          t.handLabel(i, deg(s.at[i]), deg(s.next[i]), deg(s.turns[i])), true),
-        element("figcaption", {}, [t.hand(i), element("br"), t.turnLabel(deg(s.turns[i]))]),
-      ]));
+      const label = t.handLabel(i, deg(s.at[i]), deg(s.next[i]), deg(s.turns[i]));
+      cells.push(live.cell(face(size, [{ ...all[i], length: 0.92, width: 2.4 }], label, true),
+        [t.hand(i), element("br"), t.turnLabel(deg(s.turns[i]))]));
     }
     const faces = element("div", { className: "pe-live__faces" }, cells);
     const rows = s.w.map((w, i) => element("tr", {}, [
@@ -162,8 +155,11 @@
   // written when it stops.
   function extra(ctx, form) {
     const { t, state } = ctx;
-    const button = element("button", { type: "button", className: "pe-live__button",
-      textContent: t.play });
+    const button = element("button", { type: "button", className: "pe-live__button" });
+    const pressed = (playing) => {
+      button.textContent = playing ? t.pause : t.play;
+      button.setAttribute("aria-pressed", String(playing));
+    };
     let frame = 0;
     let origin = 0;
     let start = 0;
@@ -171,8 +167,7 @@
       if (!frame) return;
       cancelAnimationFrame(frame);
       frame = 0;
-      button.textContent = t.play;
-      button.setAttribute("aria-pressed", "false");
+      pressed(false);
       state.update();
     };
     const tick = (now) => {
@@ -188,11 +183,10 @@
       if (!state.data) return;
       origin = state.data.p % 1001;
       start = null;
-      button.textContent = t.pause;
-      button.setAttribute("aria-pressed", "true");
+      pressed(true);
       frame = requestAnimationFrame(tick);
     });
-    button.setAttribute("aria-pressed", "false");
+    pressed(false);
     form.append(element("div", { className: "pe-live__field pe-live__field--button" }, [button]));
     form.addEventListener("input", (event) => {
       if (event.isTrusted) stop();
@@ -207,7 +201,6 @@
     ],
     text: TEXT,
     compute: (v, t, root) => compute(v, Number(root.dataset.dModel || 8), Number(root.dataset.base || 10000)),
-    render,
-    extra,
+    render, extra,
   });
 })();

@@ -54,8 +54,6 @@
   const TEXT = {
     en: {
       head_dim: "head width head_dim (even)",
-      base: "base",
-      pairing: "pairing",
       "pairing.interleaved": "interleaved",
       "pairing.half": "halves",
       vectors: "query and key",
@@ -181,15 +179,11 @@
         "stroke-width": 2.2 }));
       root.append(svg("circle", { cx: r2(x), cy: r2(y), r: 3.2, class: `pe-live__tip pe-live__c${colour}` }));
     }
-    return element("figure", { className: "pe-live__cell" }, [
-      root,
-      element("figcaption", {}, [t.pairTitle(i, a, b), element("br"), t.between(between.toFixed(1))]),
-    ]);
+    return live.cell(root, [t.pairTitle(i, a, b), element("br"), t.between(between.toFixed(1))]);
   }
 
   function render(s, ctx) {
-    const { t } = ctx;
-    const width = ctx.width();
+    const { t, width } = ctx;
     const h = s.d / 2;
     const pairs = shownPairs(h);
     const columns = width >= 520 ? pairs.length : 2;
@@ -239,9 +233,7 @@
       { key: "n", value: 8, min: 0, max: 1000000, slider: { min: 0, max: 100 } },
       { key: "shift", value: 0, min: 0, max: 1000000, slider: { min: 0, max: 1000 } },
     ],
-    text: TEXT,
-    compute,
-    render,
+    text: TEXT, compute, render,
   });
   Object.assign(window.peDocs, { ropeRotate, ropeVectors: vectors });
 })();

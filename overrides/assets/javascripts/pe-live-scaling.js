@@ -57,7 +57,7 @@
     return [index(fast), index(slow), d];
   }
 
-  // (low, high): pairs i <= low keep their frequency, pairs i >= high are interpolated (pe_docs.analysis.yarn_boundaries).
+  // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries).
   function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
     const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
     return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
@@ -132,13 +132,9 @@
     }
     const [required, optional] = ROPE_KEYS[ropeType];
     const missing = required.filter((k) => !(k in params)).sort();
-    if (missing.length) {
-      throw argumentError(RangeError, "missing", missing[0], quote(missing), ropeType);
-    }
+    if (missing.length) throw argumentError(RangeError, "missing", missing[0], quote(missing), ropeType);
     const unknown = Object.keys(params).filter((k) => !required.includes(k) && !optional.includes(k)).sort();
-    if (unknown.length) {
-      throw argumentError(RangeError, "unknown", unknown[0], quote(unknown), ropeType);
-    }
+    if (unknown.length) throw argumentError(RangeError, "unknown", unknown[0], quote(unknown), ropeType);
     if (seqLen !== null && seqLen !== undefined) {
       checkInt("seq_len", seqLen, 1);
       if (ropeType !== "dynamic") throw argumentError(RangeError, "dynamicOnly", "seq_len", seqLen, ropeType);
@@ -191,7 +187,6 @@
       base: "base (rope_theta)",
       original: "trained length L",
       target: "target length",
-      method: "method",
       "method.none": "none (the trained ladder)",
       "method.linear": "position interpolation (linear)",
       "method.ntk": "NTK-aware base",
@@ -199,11 +194,7 @@
       "method.yarn": "YaRN",
       "method.llama3": "Llama 3 (llama3)",
       factor: "factor s",
-      beta_fast: "beta_fast",
-      beta_slow: "beta_slow",
       truncate: "truncate (whole pair indices)",
-      low_freq_factor: "low_freq_factor",
-      high_freq_factor: "high_freq_factor",
       names: { original: "L", original_len: "L", target: "the target length", seq_len: "the target length" },
       frequencies: "Frequency w_i of each pair (log scale)",
       angles: "Largest angle of each pair, in turns (log scale)",
@@ -241,11 +232,7 @@
       "method.yarn": "YaRN",
       "method.llama3": "Llama 3（llama3）",
       factor: "倍数 factor s",
-      beta_fast: "beta_fast",
-      beta_slow: "beta_slow",
       truncate: "truncate（取整的对序号）",
-      low_freq_factor: "low_freq_factor",
-      high_freq_factor: "high_freq_factor",
       names: { original: "训练长度 L", original_len: "训练长度 L", target: "目标长度", seq_len: "目标长度" },
       frequencies: "每一对的频率 w_i（对数坐标）",
       angles: "每一对达到的最大角度，以圈计（对数坐标）",
@@ -270,20 +257,16 @@
     },
   };
 
-  // The method's frequencies and attention scaling: a transformers rope_parameters dictionary for ropeFrequencies,
-  // except the static NTK-aware base, which has no rope_type of its own.
+  // The method's frequencies and attention scaling: a transformers rope_parameters dictionary for ropeFrequencies
+  // (its keys beyond factor and the trained length: fields of the same names), except the static NTK-aware base,
+  // which has no rope_type of its own.
+  const KEYS = { yarn: ["beta_fast", "beta_slow", "truncate"], llama3: ["low_freq_factor", "high_freq_factor"] };
   function frequencies(method, d, base, L, T, v) {
     if (method === "none") return ropeFrequencies(d, base, null);
-    const factor = v.factor;
-    if (method === "ntk") return { invFreq: ntkAwareFrequencies(d, factor, base), attentionScaling: 1 };
-    const scaling = { rope_type: method, factor };
+    if (method === "ntk") return { invFreq: ntkAwareFrequencies(d, v.factor, base), attentionScaling: 1 };
+    const scaling = { rope_type: method, factor: v.factor };
     if (method !== "linear") scaling.original_max_position_embeddings = L;
-    if (method === "yarn") {
-      Object.assign(scaling, { beta_fast: v.beta_fast, beta_slow: v.beta_slow, truncate: v.truncate });
-    }
-    if (method === "llama3") {
-      Object.assign(scaling, { low_freq_factor: v.low_freq_factor, high_freq_factor: v.high_freq_factor });
-    }
+    for (const key of KEYS[method] || []) scaling[key] = v[key];
     return ropeFrequencies(d, base, scaling, method === "dynamic" ? T : null);
   }
 
@@ -303,40 +286,25 @@
     }
     const w = inverseFrequencies(d, base);
     const scaled = result.invFreq;
-    const h = d / 2;
     const trainedTurns = Array.from(w, (x) => ((L - 1) * x) / TAU);
     const targetTurns = Array.from(scaled, (x) => ((T - 1) * x) / TAU);
-    const slow = [];
-    const beyond = [];
-    const farthest = []; // the largest angle, as a position of the trained ladder
-    for (let i = 0; i < h; i++) {
-      farthest.push(((T - 1) * scaled[i]) / w[i]);
-      if ((L * w[i]) / TAU < 1) {
-        slow.push(i);
-        if (farthest[i] > L) beyond.push(i); // past position L of the trained ladder (relative-schemes' rule)
-      }
-    }
-    let worst = beyond.length ? beyond[0] : -1;
-    for (const i of beyond) if (farthest[i] > farthest[worst]) worst = i;
+    const farthest = Array.from(w, (x, i) => ((T - 1) * scaled[i]) / x); // the largest angle, as a trained position
+    const slow = [...w.keys()].filter((i) => (L * w[i]) / TAU < 1);
+    const beyond = slow.filter((i) => farthest[i] > L); // beyond position L of the trained ladder (relative-schemes)
+    const worst = beyond.reduce((a, i) => (a < 0 || farthest[i] > farthest[a] ? i : a), -1);
     return { d, base, L, T, method, name: t[`method.${method}`], w, scaled, scaling: result.attentionScaling,
       trainedTurns, targetTurns, slow, beyond, farthest, worst };
   }
 
   function logRange(values) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const x of values) {
-      if (x > 0 && x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
+    let [lo, hi] = [Math.min(...values.filter((x) => x > 0)), Math.max(...values)];
     if (!(hi > lo)) [lo, hi] = [lo / 2 || 1e-3, hi * 2 || 1];
     return [lo / 1.6, hi * 1.6];
   }
 
   function render(s, ctx) {
-    const { t } = ctx;
+    const { t, width } = ctx;
     const { chart, ranges, indexed } = live;
-    const width = ctx.width();
     const h = s.d / 2;
     const pairTicks = live.niceTicks(0, h - 1, Math.max(2, Math.floor(width / 80)), true);
     const xs = { lo: -0.5, hi: h - 0.5, label: t.pairAxis, ticks: pairTicks };
@@ -392,8 +360,6 @@
       { key: "low_freq_factor", value: 1, real: true, min: 0, open: true, when: when("llama3") },
       { key: "high_freq_factor", value: 4, real: true, min: 0, open: true, when: when("llama3") },
     ],
-    text: TEXT,
-    compute,
-    render,
+    text: TEXT, compute, render,
   });
 })();

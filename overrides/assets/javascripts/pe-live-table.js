@@ -7,7 +7,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { fmt, svg, r2 } = live;
+  const { fmt, svg, r2, path, chart, figure, indexed } = live;
 
   // PE[p, 2i] = sin(p w_i), PE[p, 2i + 1] = cos(p w_i): maxLen Float64Array rows; pe_docs' checks, in its order.
   function sinusoidalTable(maxLen, dModel, base = 10000) {
@@ -47,7 +47,6 @@
   const TEXT = {
     en: {
       d_model: "d_model (even)",
-      base: "base",
       max_len: "positions (max_len)",
       position: "position p to inspect",
       columns: "columns to plot (1 to 3)",
@@ -129,7 +128,7 @@
   function heatmap(s, ctx, width) {
     const { t } = ctx;
     const centres = (count) => live.niceTicks(0, count - 1, 5, true).map((x) => x + 0.5);
-    const a = live.chart(width, Math.min(320, Math.max(220, 40 + 2 * s.n)), {
+    const a = chart(width, Math.min(320, Math.max(220, 40 + 2 * s.n)), {
       label: t.heatmapLabel(s.n, s.d, s.p), margin: { right: 46 },
       x: { lo: 0, hi: s.d, label: t.dimension, ticks: centres(s.d), format: (x) => fmt(x - 0.5) },
       y: { lo: s.n, hi: 0, label: t.positionAxis, ticks: centres(s.n), format: (x) => fmt(x - 0.5) },
@@ -169,14 +168,12 @@
     for (const [text, y] of [["1", a.y1 + 4], ["0", a.y1 + h / 2 + 4], ["−1", a.y0]]) {
       a.svg.append(svg("text", { x: a.x1 + 25, y: r2(y), "aria-hidden": "true" }, [text]));
     }
-    return live.figure(t.heatmap + (s.n > H || s.d > W ? t.shrunk(fmt(s.n / H, 2), fmt(s.d / W, 2)) : ""), null, a.svg);
+    return figure(t.heatmap + (s.n > H || s.d > W ? t.shrunk(fmt(s.n / H, 2), fmt(s.d / W, 2)) : ""), null, a.svg);
   }
 
   function render(s, ctx) {
-    const { t } = ctx;
-    const full = ctx.width();
+    const { t, width: full } = ctx;
     const half = full >= 560 ? Math.floor((full - 16) / 2) : full; // the two small views side by side, or stacked
-    const { path, chart, figure, indexed } = live;
     const dashed = (c, points) => c.plot.append(svg("path", { class: "pe-live__mark", d: path(points) }));
     const h = s.lambda.length;
 
@@ -233,8 +230,6 @@
       { key: "position", value: 0, min: 0, max: (v) => v.max_len - 1, over: (v) => ["below", v.max_len] },
       { key: "columns", type: "text", value: "0 10 50" },
     ],
-    text: TEXT,
-    compute,
-    render,
+    text: TEXT, compute, render,
   });
 })();

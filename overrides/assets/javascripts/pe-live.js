@@ -111,13 +111,9 @@
 
   // ---- checks, as pe_docs/_checks.py --------------------------------------------------------------------------
 
-  function checkInt(name, value, minimum) {
-    if (typeof value !== "number" || !Number.isInteger(value)) {
-      throw argumentError(TypeError, "integer", name, value);
-    }
-    if (minimum !== undefined && value < minimum) {
-      throw argumentError(RangeError, "min", name, value, minimum, { fix: minimum });
-    }
+  function checkInt(name, value, minimum = -Infinity) {
+    if (typeof value !== "number" || !Number.isInteger(value)) throw argumentError(TypeError, "integer", name, value);
+    if (value < minimum) throw argumentError(RangeError, "min", name, value, minimum, { fix: minimum });
     return value;
   }
 
@@ -126,10 +122,10 @@
     return value;
   }
 
-  function checkReal(name, value, minimum, open) {
+  function checkReal(name, value, minimum = -Infinity, open = false) {
     if (typeof value !== "number") throw argumentError(TypeError, "real", name, value);
     if (!Number.isFinite(value)) throw argumentError(RangeError, "finite", name, value);
-    if (minimum !== undefined && (open ? value <= minimum : value < minimum)) {
+    if (open ? value <= minimum : value < minimum) {
       throw argumentError(RangeError, open ? "above" : "min", name, value, pyFloat(minimum),
         open ? {} : { fix: minimum });
     }
@@ -207,6 +203,10 @@
     return el;
   }
 
+  // Set `attrs` on el if `on`, else remove them.
+  const attributes = (el, attrs, on) => Object.entries(attrs)
+    .forEach(([name, value]) => (on ? el.setAttribute(name, value) : el.removeAttribute(name)));
+
   const r2 = (x) => Math.round(x * 100) / 100;
   const dot = (a, b) => a.reduce((sum, x, j) => sum + x * b[j], 0); // in order, as a loop
   const path = (points) => points.map(([x, y], j) => `${j ? "L" : "M"}${r2(x)} ${r2(y)}`).join("");
@@ -220,6 +220,9 @@
       legend.map(([text, colour, style]) => element("span", {}, [
         element("span", { className: `pe-live__swatch ${style || ""} pe-live__c${colour}` }), text]))),
     ...content]);
+  // One figure of a row of small ones (.pe-live__faces): its content and caption (nodes and text).
+  const cell = (content, caption) => element("figure", { className: "pe-live__cell" }, [content,
+    element("figcaption", {}, caption)]);
 
   // About `count` round ticks (1, 2 or 5 times a power of 10) from lo to hi; whole numbers if `integer`.
   function niceTicks(lo, hi, count, integer) {
@@ -339,11 +342,11 @@
   //            number: real?, even?, positive?, min?, open?, max?, over?: (values) => [rule, limit] (the message of
   //            a dynamic max), step?, slider?: {min, max}; options (a select); when?: (values) => bool (shown only
   //            then)}]; defaults from root's data-<key> (dashes for underscores) or `value`;
-  //   text: {en, zh}: the labels (text[key]; for a select, text[`${key}.${value}`]), names of fields in messages
-  //         (text.names), the figures' own text;
+  //   text: {en, zh}: the labels (text[key]; for a select, text[`${key}.${value}`]; the key or value itself if
+  //         absent), names of fields in messages (text.names), the figures' own text;
   //   compute(values, t, root) -> data (values: numbers for number fields, true/false for a check; throws an
   //         argumentError for bad settings, with `field` if not the argument, and `fix` if another value is near);
-  //   render(data, ctx) draws into ctx.views (width: ctx.width()), and returns the summary text;
+  //   render(data, ctx) draws into ctx.views (ctx.width: its width now), and returns the summary text;
   //   extra(ctx, form) (optional): more controls (e.g. a play button) after the fields.
   let counter = 0;
   function mount(root, spec) {
@@ -365,11 +368,10 @@
           f.options.map((o) => element("option", { value: o, textContent: t[`${f.key}.${o}`] || o })))
         : element("input", { id: inputId, name: f.key, type: type === "check" ? "checkbox" : "text", spellcheck: false,
           autocomplete: "off", inputMode: type !== "number" ? "text" : f.real ? "decimal" : "numeric" });
-      const label = element("label", { htmlFor: inputId, textContent: t[f.key], id: `${inputId}-label` });
+      const label = element("label", { htmlFor: inputId, textContent: t[f.key] || f.key, id: `${inputId}-label` });
       const hint = type === "number" ? element("span", { className: "pe-live__range", id: `${inputId}-range` }) : null;
-      const slider = f.slider ? element("input", { type: "range", id: `${inputId}-slider`,
-        attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id, "data-for": f.key } })
-        : null;
+      const slider = f.slider && element("input", { type: "range", id: `${inputId}-slider`,
+        attrs: { min: f.slider.min, max: f.slider.max, step: 1, "aria-labelledby": label.id, "data-for": f.key } });
       const wrap = element("div", { className: `pe-live__field pe-live__field--${type}` },
         type === "check" ? [input, label] : [label, input, hint, slider]);
       form.append(wrap);
@@ -382,7 +384,6 @@
     const state = { root, kind, lang, t, values, data: null, error: null, spec };
     root.peLive = state;
 
-    // Show the values in the controls.
     function showValues() {
       for (const [key, { input, slider, type }] of Object.entries(fields)) {
         if (type === "check") input.checked = values[key] === "1" || values[key] === "true";
@@ -393,12 +394,8 @@
 
     // The settings of the shown fields: as typed (strings), and read (numbers, booleans; the first error thrown).
     function visibleValues() {
-      const out = {};
-      for (const [key, { f, wrap }] of Object.entries(fields)) {
-        wrap.hidden = !!f.when && !f.when(values);
-        if (!wrap.hidden) out[key] = values[key];
-      }
-      return out;
+      for (const { f, wrap } of Object.values(fields)) wrap.hidden = !!f.when && !f.when(values);
+      return Object.fromEntries(Object.entries(values).filter(([key]) => !fields[key].wrap.hidden));
     }
     function read(shown) {
       const v = {};
@@ -414,7 +411,7 @@
 
     const ctx = {
       t, lang, state, views, root, id,
-      width: () => Math.max(200, views.clientWidth || root.clientWidth - 20 || 600),
+      get width() { return Math.max(200, views.clientWidth || root.clientWidth - 20 || 600); },
       set(key, value, options = {}) {
         values[key] = String(value);
         showValues();
@@ -425,11 +422,9 @@
     // The field in error (if any) marked invalid and described by the message; every number field by its range.
     function mark(field) {
       for (const [key, { input, hint }] of Object.entries(fields)) {
-        if (key === field) input.setAttribute("aria-invalid", "true");
-        else input.removeAttribute("aria-invalid");
         const described = [hint && hint.id, key === field && error.id].filter(Boolean).join(" ");
-        if (described) input.setAttribute("aria-describedby", described);
-        else input.removeAttribute("aria-describedby");
+        attributes(input, { "aria-invalid": "true" }, key === field);
+        attributes(input, { "aria-describedby": described }, described !== "");
       }
     }
 
@@ -487,12 +482,8 @@
       summary.textContent = spec.render(state.data, ctx);
       // a table wider than the column scrolls in its box: then a tab stop and a region named by its caption
       for (const box of views.querySelectorAll(".pe-live__scroll")) {
-        const wide = box.scrollWidth > box.clientWidth + 1;
-        for (const [name, value] of [["tabindex", "0"], ["role", "region"],
-          ["aria-label", box.querySelector("caption")?.textContent || ""]]) {
-          if (wide) box.setAttribute(name, value);
-          else box.removeAttribute(name);
-        }
+        const region = { tabindex: "0", role: "region", "aria-label": box.querySelector("caption")?.textContent || "" };
+        attributes(box, region, box.scrollWidth > box.clientWidth + 1);
       }
       for (const { f, hint } of Object.values(fields)) if (hint) hint.textContent = rangeText(f);
     }
@@ -571,7 +562,7 @@
   // ---- registration -------------------------------------------------------------------------------------------
 
   const kinds = {};
-  function start(kind) {
+  function startKind(kind) {
     for (const root of document.querySelectorAll(`.pe-live[data-kind="${kind}"]`)) {
       if (root.peLive || root.dataset.state) continue;
       try {
@@ -585,15 +576,15 @@
   }
   function register(kind, spec) {
     kinds[kind] = spec;
-    start(kind);
+    startKind(kind);
   }
-  const startAll = () => Object.keys(kinds).forEach(start);
+  const start = () => Object.keys(kinds).forEach(startKind);
   // Material re-emits document$ on every page load (also with instant navigation); without it, run once.
-  if (typeof window.document$ !== "undefined" && window.document$.subscribe) window.document$.subscribe(startAll);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
+  if (typeof window.document$ !== "undefined" && window.document$.subscribe) window.document$.subscribe(start);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 
   peDocs.live = {
-    register, start: startAll, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show,
-    pyFloat, language, fmt, ranges, power, element, svg, chart, figure, path, indexed, r2, dot, niceTicks, MESSAGES,
+    register, start, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, pyFloat,
+    language, fmt, ranges, power, element, svg, chart, figure, cell, path, indexed, r2, dot, niceTicks, MESSAGES,
   };
 })();

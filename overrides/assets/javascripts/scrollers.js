@@ -1,8 +1,8 @@
-// Keyboard access to what scrolls sideways: display formulas (typeset at build time by site_tools/finish/formulas.py, which
-// makes each a focusable region named in the page's language, so they can be reached without JavaScript too),
-// tables (Material wraps each in a scrolling .md-typeset__scrollwrap) and, on notebook pages, code cells and
-// outputs. Each is a tab stop, and a region named in the page's language, only while it is wider than its box; one
-// that fits is left alone. Material does the same for its own code blocks (pre > code), which are not touched here.
+// Keyboard access to what scrolls sideways: display formulas (typeset at build time by site_tools/finish/formulas.py,
+// which makes each a focusable region named in the page's language, so they can be reached without JavaScript too),
+// tables (Material wraps each in a scrolling .md-typeset__scrollwrap) and, on notebook pages, code cells and outputs.
+// Each is a tab stop, and a region named in the page's language, only while it is wider than its box; one that fits is
+// left alone. Material does the same for its own code blocks (pre > code), which are not touched here.
 document$.subscribe(() => {
   const zh = document.documentElement.lang.startsWith("zh");
   const names = zh
@@ -21,14 +21,10 @@ document$.subscribe(() => {
     return (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1;
   };
   const setRegion = (el) => {
-    if (scrolls(el)) {
-      el.setAttribute("tabindex", "0");
-      el.setAttribute("role", "region");
-      el.setAttribute("aria-label", boxes.get(el));
-    } else {
-      el.removeAttribute("tabindex");
-      el.removeAttribute("role");
-      el.removeAttribute("aria-label");
+    const wide = scrolls(el);
+    for (const [name, value] of [["tabindex", "0"], ["role", "region"], ["aria-label", boxes.get(el)]]) {
+      if (wide) el.setAttribute(name, value);
+      else el.removeAttribute(name);
     }
   };
   const resized = new ResizeObserver((entries) => entries.forEach((entry) => setRegion(entry.target)));
