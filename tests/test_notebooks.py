@@ -213,7 +213,7 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
             chinese, latin = len(HAN.findall(words)), len(re.findall(r"[A-Za-z]", words))
             assert chinese <= 0.1 * (chinese + latin), f"{name}: Chinese in the English notebook:\n{cell.source}"
     # the page's prose is there, converted: every heading of the page, in order
-    md = pages._markdown()  # the model's reader (math is not Markdown)
+    md = pages.model._markdown()  # the model's reader (math is not Markdown)
     # a heading's attribute list ({#anchor}) sets the page's anchor; the notebook has no use for it and drops it
     page_headings = [
         ("#" * h.level, re.sub(r"\s*\{[#.][^}]*\}$", "", h.title))

@@ -102,7 +102,7 @@ def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monk
     en, zh = tmp_path / "mkdocs.yml", tmp_path / "mkdocs.zh.yml"
     en.write_text("nav:\n  - index.md\n  - Use:\n      - a.md\n      - b.md\n  - Reference:\n      - c.md\n")
     zh.write_text("INHERIT: mkdocs.yml\nnav:\n  - index.md\n  - 使用:\n      - a.md\n  - 参考:\n      - c.md\n")
-    monkeypatch.setattr(pages, "DOCS", tmp_path / "docs")
+    monkeypatch.setattr(pages.site, "DOCS", tmp_path / "docs")
     configs = {"en": en, "zh": zh}
     assert pages.nav_problems_of("a.md", configs) == []
     (problem,) = pages.nav_problems_of("b.md", configs)
@@ -326,7 +326,7 @@ def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "zh" / "c.md").write_text("# 丙\n\n```python\n# 注释\ny = 1  # 丙\n\n```\n", encoding="utf-8")
     (tmp_path / "en" / "d.md").write_text("# D\n\n```python\nz = 1\n```\n\n```python\nw = 2\n```\n", encoding="utf-8")
     (tmp_path / "zh" / "d.md").write_text("# 丁\n\n```python\nz = 1\n```\n", encoding="utf-8")
-    monkeypatch.setattr(pages, "DOCS", tmp_path)
+    monkeypatch.setattr(pages.site, "DOCS", tmp_path)
     problems = pages.parity_problems()
     en, zh = (tmp_path / lang / "a.md" for lang in pages.LANGS)
     assert (

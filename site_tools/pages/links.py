@@ -1,0 +1,90 @@
+"""A page's links, checked without building: :func:`render` gives the HTML MkDocs puts in the page's article (the
+body as Python-Markdown renders it with the extensions of its language's config), :func:`link_problems` the links
+the strict build refuses (a page that is not in ``docs/<lang>/``, an anchor its page does not have). A page is
+rendered once per version of its file."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
+
+from site_tools.pages.model import read, rel
+
+T = TypeVar("T")
+
+
+def _per_version(compute: Callable[[Path], T]) -> Callable[[Path], T]:
+    """``compute(path)`` once per version of the file (cached by its resolved path and modification time)."""
+    cached = functools.cache(lambda path, _mtime: compute(path))
+    return functools.wraps(compute)(lambda path: cached(Path(path).resolve(), Path(path).stat().st_mtime_ns))
+
+
+@_per_version
+def render(path: Path) -> str:
+    """The body of page ``path`` (``docs/<lang>/<name>.md``) as Python-Markdown renders it with the extensions of its
+    language's config (``markdown_extensions``): the HTML MkDocs puts in the page's article, before the plugins and
+    the theme. Once per version of the file: its links, its anchors and its Chinese are all read from it."""
+    import markdown
+
+    from site_tools.build import engine
+
+    extensions, configs = [], {}
+    for entry in engine.raw_config(path.parent.name)["markdown_extensions"]:
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+        extensions.append(name)
+        configs[name] = options or {}
+    return markdown.markdown(read(path).body, extensions=extensions, extension_configs=configs)
+
+
+@_per_version
+def _rendered(path: Path) -> Any:
+    """Page ``path`` rendered (:func:`render`) and parsed, once per version of the file: a page is read as a source
+    of links and again as the target of its own and other pages' anchors."""
+    from site_tools.finish import dom
+
+    return dom.parse_fragment(render(path))
+
+
+@_per_version
+def _anchors(path: Path) -> frozenset[str] | None:
+    """Every ``id`` in page ``path`` as rendered, or None where a plugin makes anchors the Markdown does not have
+    (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build. Once per version of the
+    file, as :func:`_rendered`."""
+    if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
+        return None
+    return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
+
+
+def link_problems(path: Path) -> list[str]:
+    """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
+    building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
+    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
+    path = Path(path)
+    docs = path.parent.resolve()
+    source = path.read_text(encoding="utf-8").splitlines()
+    problems = []
+    for node in _rendered(path).css("a[href]"):
+        href = node.attributes["href"] or ""
+        url = urlsplit(href)
+        if url.scheme or url.netloc or href.startswith("/"):
+            continue  # another site, or an absolute path: MkDocs leaves them (absolute_links: warn) to a test
+        target = (path.parent / unquote(url.path)).resolve() if url.path else path.resolve()
+        line = next((k for k, text in enumerate(source, start=1) if f"]({href}" in text or href in text), 0)
+        where = f"{rel(path)}:{line}"
+        if url.path and not url.path.endswith((".md", ".ipynb")):
+            continue  # a file beside the pages (a figure, a download): not a page link
+        if not target.is_file() or not target.is_relative_to(docs):
+            problems.append(f"{where}: the link {href!r} names {url.path!r}, which is not a page in {rel(docs)}/")
+            continue
+        anchors = _anchors(target) if url.fragment else None
+        if anchors is not None and unquote(url.fragment) not in anchors:
+            near = sorted(a for a in anchors if not re.fullmatch(r"__codelineno-.*|_\d+|fn.*|fnref.*", a))
+            problems.append(
+                f"{where}: the link {href!r}: {rel(target)} has no anchor {unquote(url.fragment)!r}"
+                f" (the anchors it has: {', '.join(near[:12])}{', …' if len(near) > 12 else ''})"
+            )
+    return problems
