@@ -121,7 +121,7 @@ def test_a_dangling_link_or_a_missing_page_fails_the_book(tmp_path: Path, monkey
         (tmp_path / url).mkdir(parents=True, exist_ok=True)
         (tmp_path / url / "index.html").write_text(page(body, url), encoding="utf-8")
     config = {"site_name": "S", "site_dir": "site", "nav": ["index.md", "a.md"]}
-    monkeypatch.setattr(book, "load_config", lambda lang: config)
+    monkeypatch.setattr(book.assembly, "load_config", lambda lang: config)
     with pytest.raises(book.BookError, match=r"index.md -> #ch-a--nowhere"):
         book.assemble(tmp_path, "en", release="v", date="d")
     config["nav"] = ["index.md", "a.md", "b.md"]
@@ -189,7 +189,7 @@ def test_make_pdf_titles_its_books(site_dir: Path, tmp_path: Path, monkeypatch: 
         seen.append(assembled)
         return book.Printed(assembled.lang, out, 1, 1, 0.0, 0, 0)
 
-    monkeypatch.setattr(book, "_cached_print", fake)
+    monkeypatch.setattr(book.cli, "_cached_print", fake)
     book.main(["--site-dir", str(site_dir), "--out-dir", str(tmp_path), "--lang", "en"])
     (assembled,) = seen
     assert (book.version() or book.TEXT["en"]["no_git"]) in assembled.html and book.build_date() in assembled.html
@@ -198,8 +198,9 @@ def test_make_pdf_titles_its_books(site_dir: Path, tmp_path: Path, monkeypatch: 
 def test_a_book_is_printed_again_only_when_what_it_reads_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The book cache (``book._cached_print``, keyed by ``book.book_key``): the same page and site files reuse the
-    printed file; a changed page, stylesheet or figure prints it again; ``PE_DOCS_NO_CACHE=1`` always prints."""
+    """The book cache (``book.printing._cached_print``, keyed by ``book.printing.book_key``): the same page and site
+    files reuse the printed file; a changed page, stylesheet or figure prints it again; ``PE_DOCS_NO_CACHE=1`` always
+    prints."""
     from site_tools import cache
 
     monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
@@ -216,11 +217,11 @@ def test_a_book_is_printed_again_only_when_what_it_reads_changes(
         out.write_bytes(f"%PDF {len(printed)}".encode())
         return book.Printed(assembled.lang, out, 3, out.stat().st_size, 1.0, 0, 0)
 
-    monkeypatch.setattr(book, "print_book", fake_print)
+    monkeypatch.setattr(book.printing, "print_book", fake_print)
 
     def run(html: str) -> bytes:
         assembled = book.Assembled(lang="en", html=html, items=[], titles={}, prefix="")
-        result = book._cached_print(assembled, site, tmp_path / "out" / "book.pdf")
+        result = book.printing._cached_print(assembled, site, tmp_path / "out" / "book.pdf")
         assert result.pages == 3 and result.path == tmp_path / "out" / "book.pdf"
         return result.path.read_bytes()
 
