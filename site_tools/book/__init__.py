@@ -36,26 +36,3 @@ from site_tools.book.assembly import (
 )
 from site_tools.book.cli import build, main
 from site_tools.book.printing import BUDGET_BYTES, BUDGET_PAGES, Printed, print_book
-
-__all__ = [
-    "BUDGET_BYTES",
-    "BUDGET_PAGES",
-    "CONFIGS",
-    "TEXT",
-    "Assembled",
-    "BookError",
-    "Chapter",
-    "Part",
-    "Printed",
-    "assemble",
-    "build",
-    "build_date",
-    "language_prefix",
-    "load_config",
-    "main",
-    "pdf_name",
-    "pdf_path",
-    "plan",
-    "print_book",
-    "version",
-]
