@@ -180,7 +180,9 @@ class Katex:
                 raise FileNotFoundError("KaTeX not found in node_modules; run `make setup` (it runs `npm ci`)")
             node = shutil.which("node") or shutil.which("nodejs")
             if not node:
-                raise FileNotFoundError("node not found: math is typeset at build time by KaTeX on Node.js; install it")
+                raise FileNotFoundError(
+                    "node not found: math is typeset at build time by KaTeX on Node.js; install nodejs"
+                )
             self._process = subprocess.Popen(  # text mode: an encoding is given
                 [node, str(SCRIPT)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
             )
