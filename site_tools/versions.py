@@ -65,12 +65,9 @@ def read_pins(path: Path = REQUIREMENTS) -> dict[str, Pin]:
         match = _LINE.match(line)
         if match is None:
             raise ValueError(f"{path.name}:{number}: not an exact pin `name==version`: {raw!r}")
-        comment = match["comment"] or ""
-        flags = [part.strip() for part in comment.split(",")]
-        without: tuple[str, ...] = ()
-        for flag in flags:
-            if flag.startswith("without:"):
-                without = tuple(normalize(n) for n in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", flag.split("(")[0][8:]))
+        flags = [part.strip() for part in (match["comment"] or "").split(",")]
+        listed = [flag.split("(")[0][8:] for flag in flags if flag.startswith("without:")][-1:]  # the last one counts
+        without = tuple(normalize(n) for text in listed for n in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", text))
         name = normalize(match["name"])
         if name in pins:
             raise ValueError(f"{path.name}:{number}: {name} is pinned twice")
@@ -78,24 +75,10 @@ def read_pins(path: Path = REQUIREMENTS) -> dict[str, Pin]:
     return pins
 
 
-def installed_version(name: str) -> str:
-    """The version of an installed distribution (``importlib.metadata``), e.g. ``"2.13.0+cpu"`` for torch."""
-    return metadata.version(name)
-
-
+# Per language: the torch sentence, the checked-against sentence, what joins two names, what joins the sentences.
 _TEXT = {
-    "en": {
-        "torch": "Code blocks on this page ran with torch {}.",
-        "checked": "Checked against {}.",
-        "and": ", ",
-        "join": " ",
-    },
-    "zh": {
-        "torch": "本页代码块在 torch {} 上运行。",
-        "checked": "已对照 {} 验证。",
-        "and": "、",
-        "join": "",
-    },
+    "en": ("Code blocks on this page ran with torch {}.", "Checked against {}.", ", ", " "),
+    "zh": ("本页代码块在 torch {} 上运行。", "已对照 {} 验证。", "、", ""),
 }
 
 
@@ -115,26 +98,24 @@ def version_line(meta: dict[str, object], *, chapter: bool, lang: str, pins: dic
     """
     if lang not in _TEXT:
         raise ValueError(f"lang must be one of {sorted(_TEXT)}, got {lang!r}")
-    text = _TEXT[lang]
+    torch, checked, between_names, between_sentences = _TEXT[lang]
     names = meta.get("checked_against", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ValueError(f"checked_against must be a list of package names, got {names!r}")
     sentences = []
     if chapter:
-        sentences.append(text["torch"].format(f"<code>{html.escape(installed_version('torch'))}</code>"))
+        sentences.append(torch.format(f"<code>{html.escape(metadata.version('torch'))}</code>"))
     if names:
         pins = read_pins() if pins is None else pins
         unknown = [n for n in names if normalize(n) not in pins or not pins[normalize(n)].tier]
         if unknown:
             tier = sorted(p.name for p in pins.values() if p.tier)
             raise ValueError(f"checked_against names {unknown}, which the upstream tier does not pin; it pins {tier}")
-        listed = text["and"].join(
+        listed = between_names.join(
             f"{html.escape(n)} <code>{html.escape(pins[normalize(n)].version)}</code>" for n in names
         )
-        sentences.append(text["checked"].format(listed))
-    if not sentences:
-        return ""
-    return f'<p class="pe-versions"><small>{text["join"].join(sentences)}</small></p>'
+        sentences.append(checked.format(listed))
+    return f'<p class="pe-versions"><small>{between_sentences.join(sentences)}</small></p>' if sentences else ""
 
 
 def import_name(package: str) -> str:
@@ -149,9 +130,8 @@ class TierTest:
 
     name: str  # tests/upstream/<file>.py::<function>
     pages: tuple[str, ...]  # the slugs of @pytest.mark.pages(...) on it and on its module (pytestmark)
-    modules: frozenset[
-        str
-    ]  # top-level modules it imports (or loads by name), itself, through helpers or at module level
+    # the top-level modules it imports (or loads by name), itself, through helpers or at module level
+    modules: frozenset[str]
 
 
 def tier_tests(folder: Path = TIER) -> list[TierTest]:
@@ -167,15 +147,11 @@ def tier_tests(folder: Path = TIER) -> list[TierTest]:
             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in n.targets)
             for slug in _page_marks(n.value)
         )
+        rel = path.relative_to(folder.parent.parent).as_posix()  # tests/upstream/<file>.py
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 pages = module_pages + tuple(slug for d in node.decorator_list for slug in _page_marks(d))
                 modules = module_imports | _imports(_reachable(node, functions))
-                rel = (
-                    path.relative_to(folder.parent.parent).as_posix()
-                    if folder.parent.parent in path.parents
-                    else path.name
-                )
                 found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules)))
     return found
 
@@ -190,29 +166,20 @@ def _page_marks(node: ast.expr) -> list[str]:
     """The string arguments of ``pytest.mark.pages(...)`` calls in an expression (a decorator, a list of marks)."""
     out = []
     for call in ast.walk(node):
-        if (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr == "pages"
-            and isinstance(call.func.value, ast.Attribute)
-            and call.func.value.attr == "mark"
-        ):
-            out += [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        match call:
+            case ast.Call(func=ast.Attribute(attr="pages", value=ast.Attribute(attr="mark")), args=args):
+                out += [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     return out
 
 
 def _reachable(node: ast.AST, functions: dict[str, ast.AST]) -> list[ast.AST]:
     """``node`` and the module-level functions and classes it uses by name, and those they use, and so on."""
-    seen: dict[str, ast.AST] = {}
-    todo = [node]
-    out = []
-    while todo:
-        current = todo.pop()
-        out.append(current)
+    out, seen = [node], set()
+    for current in out:  # out grows as the loop goes
         for name in ast.walk(current):
             if isinstance(name, ast.Name) and name.id in functions and name.id not in seen:
-                seen[name.id] = functions[name.id]
-                todo.append(functions[name.id])
+                seen.add(name.id)
+                out.append(functions[name.id])
     return out
 
 
@@ -252,15 +219,12 @@ def latest_requirements(group: str, pins: dict[str, Pin] | None = None) -> list[
     if group == "their-deps":
         from packaging.requirements import Requirement  # installed by then (transformers needs it)
 
-        wanted = []
-        for pin in (p for p in tier if p.no_deps):
-            for spec in metadata.requires(pin.name) or []:
-                requirement = Requirement(spec)
-                if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
-                    continue
-                if normalize(requirement.name) not in pin.without:
-                    wanted.append(str(requirement).split(";")[0].strip())
-        return wanted
+        declared = [(pin, Requirement(s)) for pin in tier if pin.no_deps for s in metadata.requires(pin.name) or []]
+        return [
+            str(req).split(";")[0].strip()
+            for pin, req in declared
+            if (req.marker is None or req.marker.evaluate({"extra": ""})) and normalize(req.name) not in pin.without
+        ]
     raise ValueError(f"group must be 'resolved', 'no-deps' or 'their-deps', got {group!r}")
 
 

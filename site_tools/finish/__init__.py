@@ -119,8 +119,13 @@ class Finisher:
         line = versions.version_line(
             source.meta if source else {}, chapter=bool(source and source.chapter), lang=self.lang
         )
-        if line:
-            _append(tree, content, line, before=content.css_first(SOURCE_FILE))
+        if line:  # last in the content, before the "Last update" box if that is one of its children
+            box = content.css_first(SOURCE_FILE)
+            inside = box is not None and box.parent is not None and box.parent.mem_id == content.mem_id
+            insert = box.insert_before if inside else content.insert_child
+            for node in dom.children(dom.element(tree, "div", line)):
+                insert("\n")
+                insert(node, move=True)
         cjk.keep_numbers_whole(tree.body)
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         if page.notebook:
@@ -134,18 +139,6 @@ class Finisher:
         publish.sitemap_alternates(site_dir, self.lang, self.alternates)
         publish.drop_source_maps(site_dir)
         publish.write_nojekyll(site_dir)
-
-
-def _append(tree: dom.Tree, content: dom.Node, html: str, *, before: dom.Node | None) -> None:
-    """Add ``html`` (one element) at the end of ``content``, or before ``before`` (one of its children)."""
-    holder = dom.element(tree, "div", html)
-    for node in dom.children(holder):
-        if before is not None and before.parent is not None and before.parent.mem_id == content.mem_id:
-            before.insert_before("\n")
-            before.insert_before(node, move=True)
-        else:
-            content.insert_child("\n")
-            content.insert_child(node, move=True)
 
 
 def finish_site(

@@ -145,6 +145,7 @@ _STRUCTURAL = frozenset(
 _PSEUDO = re.compile(r"::?[a-zA-Z-]+(?:\((?:[^()]|\([^()]*\))*\))?")
 _RUNTIME = re.compile(r"\[data-md-|\.md-")
 _NAMES = re.compile(r"(?<![-\w\\])([.#])(-?[_a-zA-Z][-\w]*)")
+_NOT = re.compile(r":not\((?:[^()]|\([^()]*\))*\)")
 _PRUNE_VERSION = "3"  # change when the pruning changes: the cache keys include it
 
 
@@ -181,7 +182,7 @@ class _Matcher:
             return self.cache[selector]
         if _RUNTIME.search(selector):  # state Material sets in the browser (colour scheme, table wrappers…)
             found = True
-        elif any(n not in (self.classes if k == "." else self.ids) for k, n in _NAMES.findall(_positive(selector))):
+        elif any(n not in (self.classes if k == "." else self.ids) for k, n in _NAMES.findall(_NOT.sub("", selector))):
             found = False  # a class or id (outside :not) that no element of the page has
         else:
             try:
@@ -192,11 +193,6 @@ class _Matcher:
         return found
 
 
-def _positive(selector: str) -> str:
-    """``selector`` without its ``:not(…)`` parts."""
-    return re.sub(r":not\((?:[^()]|\([^()]*\))*\)", "", selector)
-
-
 _CSS_TOKEN = re.compile(r"""/\*.*?\*/|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[{};]""", re.S)
 
 
@@ -204,33 +200,31 @@ def _css_blocks(css: str) -> list[tuple[str, str | None]]:
     """Top-level statements of ``css``: ``(prelude, body)`` for a rule or block at-rule (body without its braces),
     ``(statement, None)`` for ``@charset …;`` and the like. Comments are dropped."""
     out: list[tuple[str, str | None]] = []
-    depth, body_start, prelude = 0, 0, ""
-    pieces: list[str] = []  # the current prelude, without comments
-    last = 0
+    depth, start, body_start, prelude = 0, 0, 0, ""  # start: where the current statement begins
     for m in _CSS_TOKEN.finditer(css):
         token = m.group(0)
-        if token.startswith("/*"):
-            if depth == 0:
-                pieces.append(css[last : m.start()])
-                last = m.end()
-            continue
-        if token[0] in "\"'":
+        if token[0] in "/\"'":  # a comment or a string
             continue
         if token == "{":
             if depth == 0:
-                pieces.append(css[last : m.start()])
-                prelude, body_start = "".join(pieces).strip(), m.end()
+                prelude, body_start = _uncommented(css[start : m.start()]), m.end()
             depth += 1
         elif token == "}":
             depth -= 1
             if depth == 0:
                 out.append((prelude, css[body_start : m.start()]))
-                pieces, last = [], m.end()
+                start = m.end()
         elif token == ";" and depth == 0:
-            pieces.append(css[last : m.start()])
-            out.append(("".join(pieces).strip() + ";", None))
-            pieces, last = [], m.end()
+            out.append((_uncommented(css[start : m.start()]) + ";", None))
+            start = m.end()
     return out
+
+
+def _uncommented(text: str) -> str:
+    """``text`` (the start of a statement) without its comments, stripped."""
+    if "/*" in text:
+        text = _CSS_TOKEN.sub(lambda m: "" if m.group(0).startswith("/*") else m.group(0), text)
+    return text.strip()
 
 
 def prune_css(css: str, page: _Matcher) -> str:

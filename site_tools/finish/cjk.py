@@ -121,11 +121,10 @@ class StraySpace:
 
 def _blocks(node: dom.Node, stack: list[list[str]], blocks: list[tuple[str, str]]) -> None:
     """Add the rendered text of each text block under ``node`` to ``blocks`` (code and math as one ``OBJ`` each);
-    ``stack`` holds the open blocks (``[name, text…]``)."""
+    ``stack`` holds the open blocks (``[name, text…]``), the article at the bottom."""
     for child in dom.children(node):
         if child.is_text_node:
-            if stack:
-                stack[-1].append(child.text_content or "")
+            stack[-1].append(child.text_content or "")
             continue
         if not child.is_element_node:
             continue
@@ -133,12 +132,10 @@ def _blocks(node: dom.Node, stack: list[list[str]], blocks: list[tuple[str, str]
         if "headerlink" in names or "md-content__button" in names:
             continue  # the ¶ permalink, the edit/download buttons: not text
         if child.tag in _ATOMIC or re.search(r"\b(arithmatex|katex)", " ".join(names)):
-            if stack:
-                stack[-1].append(OBJ)
+            stack[-1].append(OBJ)
             continue
         if child.tag in TEXT_BLOCKS or child.tag in _OTHER_BLOCKS:
-            if stack:
-                stack[-1].append(" ")  # a block boundary separates, it does not join
+            stack[-1].append(" ")  # a block boundary separates, it does not join
             if child.tag in dom.VOID:
                 continue
             stack.append([child.tag])
@@ -146,8 +143,7 @@ def _blocks(node: dom.Node, stack: list[list[str]], blocks: list[tuple[str, str]
             name, *parts = stack.pop()
             if name in TEXT_BLOCKS:
                 blocks.append((name, "".join(parts)))
-            if stack:
-                stack[-1].append(" ")
+            stack[-1].append(" ")
         else:
             _blocks(child, stack, blocks)
 
@@ -187,12 +183,11 @@ def stray_spaces(html: str, lang: str | None = None) -> list[StraySpace]:
     ``lang`` is the page's language; without it, ``chinese_page`` tells it from the blocks' text."""
     blocks = rendered_blocks(html)
     page = lang == "zh" if lang else chinese_page(" ".join(text.replace(OBJ, " ") for _, text in blocks))
-    found = []
-    for name, text in blocks:
-        for i in stray_spaces_in(text, page):
-            context = (text[max(0, i - 12) : i] + "␣" + text[i + 1 : i + 13]).replace(OBJ, "▯")
-            found.append(StraySpace(name, context))
-    return found
+    return [
+        StraySpace(name, (text[max(0, i - 12) : i] + "␣" + text[i + 1 : i + 13]).replace(OBJ, "▯"))
+        for name, text in blocks
+        for i in stray_spaces_in(text, page)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,12 +39,7 @@ from site_tools.finish import dom
 SCRIPT = Path(__file__).with_name("katex_render.js")
 
 # (left, right, display), in auto-render's order of preference at one position ($$ before $).
-DELIMITERS: tuple[tuple[str, str, bool], ...] = (
-    ("$$", "$$", True),
-    ("\\[", "\\]", True),
-    ("\\(", "\\)", False),
-    ("$", "$", False),
-)
+DELIMITERS = (("$$", "$$", True), ("\\[", "\\]", True), ("\\(", "\\)", False), ("$", "$", False))
 IGNORED_TAGS = frozenset({"script", "noscript", "style", "textarea", "pre", "code", "option"})
 IGNORED_CLASSES = ("highlight", "md-search", "md-header")
 _AMS = re.compile(r"^\\begin\{")
@@ -160,19 +155,13 @@ def _find(node: dom.Node, ignored: bool, links: list[_Link], runs: list[Run], ma
                     math_links.append(link)
 
 
-def find_math(tree: dom.Tree) -> list[Run]:
-    """The text nodes of a page's ``<body>`` that hold formulas, in document order."""
+def find_math(tree: dom.Tree, math_links: list[_Link] | None = None) -> list[Run]:
+    """The text nodes of a page's ``<body>`` that hold formulas, in document order; the links whose only text is
+    math into ``math_links``."""
     runs: list[Run] = []
     if tree.body is not None:
-        _find(tree.body, _ignored(tree.body), [], runs, [])
+        _find(tree.body, _ignored(tree.body), [], runs, [] if math_links is None else math_links)
     return runs
-
-
-def node_path() -> str:
-    path = shutil.which("node") or shutil.which("nodejs")
-    if not path:
-        raise FileNotFoundError("node not found: math is typeset at build time by KaTeX on Node.js; install nodejs")
-    return path
 
 
 class Katex:
@@ -189,8 +178,13 @@ class Katex:
         if self._process is None or self._process.poll() is not None:
             if not (ROOT / "node_modules" / "katex" / "package.json").is_file():
                 raise FileNotFoundError("KaTeX not found in node_modules; run `make setup` (it runs `npm ci`)")
+            node = shutil.which("node") or shutil.which("nodejs")
+            if not node:
+                raise FileNotFoundError(
+                    "node not found: math is typeset at build time by KaTeX on Node.js; install nodejs"
+                )
             self._process = subprocess.Popen(  # text mode: an encoding is given
-                [node_path(), str(SCRIPT)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
+                [node, str(SCRIPT)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, encoding="utf-8"
             )
         assert self._process.stdin is not None and self._process.stdout is not None
         message = json.dumps([{"tex": tex, "display": display} for tex, display in formulas], ensure_ascii=False)
@@ -232,10 +226,8 @@ def typeset(tree: dom.Tree, katex: Katex, *, where: str, lang: str = "en") -> li
     Raises:
         MathError: a formula KaTeX cannot parse, or one marked as math that no delimiters enclose.
     """
-    runs: list[Run] = []
     math_links: list[_Link] = []
-    if tree.body is not None:
-        _find(tree.body, _ignored(tree.body), [], runs, math_links)
+    runs = find_math(tree, math_links)
     formulas = [(p.text, p.display) for run in runs for p in run.pieces if p.math]
     results = iter(katex.render(formulas))
     label = FORMULA_LABEL.get(lang, FORMULA_LABEL["en"])

@@ -95,24 +95,16 @@
       const [bx, by] = tip(c, c, R - (h % 3 ? 3 : 6), h * 30);
       root.append(svg("line", { x1: r2(ax), y1: r2(ay), x2: r2(bx), y2: r2(by), class: "pe-live__tick" }));
     }
-    for (const hand of hands) {
-      const rho = R * hand.length;
+    for (const { at, next, turn, length, colour, width } of hands) {
       const rr = R * 0.42;
-      if (arc && hand.turn > 0.05 && hand.turn < 359.95) {
-        const [sx, sy] = tip(c, c, rr, hand.at);
-        const [ex, ey] = tip(c, c, rr, hand.at + hand.turn);
-        root.append(svg("path", { class: `pe-live__arc pe-live__c${hand.colour}`,
-          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${hand.turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
+      if (arc && turn > 0.05 && turn < 359.95) {
+        const [sx, sy] = tip(c, c, rr, at);
+        const [ex, ey] = tip(c, c, rr, at + turn);
+        root.append(svg("path", { class: `pe-live__arc pe-live__c${colour}`,
+          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
       }
-      const [qx, qy] = tip(c, c, rho, hand.next);
-      root.append(svg("line", { x1: c, y1: c, x2: r2(qx), y2: r2(qy),
-        class: `pe-live__hand pe-live__hand--next pe-live__c${hand.colour}` }));
-      root.append(svg("circle", { cx: r2(qx), cy: r2(qy), r: 3,
-        class: `pe-live__tip--next pe-live__c${hand.colour}` }));
-      const [px, py] = tip(c, c, rho, hand.at);
-      root.append(svg("line", { x1: c, y1: c, x2: r2(px), y2: r2(py), class: `pe-live__hand pe-live__c${hand.colour}`,
-        "stroke-width": hand.width }));
-      root.append(svg("circle", { cx: r2(px), cy: r2(py), r: 3.2, class: `pe-live__tip pe-live__c${hand.colour}` }));
+      live.hand(root, c, tip(c, c, R * length, next), colour, undefined, true);
+      live.hand(root, c, tip(c, c, R * length, at), colour, width);
     }
     root.append(svg("circle", { cx: c, cy: c, r: 2.5, class: "pe-live__hub" }));
     return root;

@@ -173,12 +173,7 @@
       root.append(svg("path", { class: "pe-live__arc pe-live__cgrey",
         d: `M${r2(sx)} ${r2(sy)}A${r2(rr)} ${r2(rr)} 0 0 ${between > 0 ? 0 : 1} ${r2(ex)} ${r2(ey)}` }));
     }
-    for (const [vec, colour] of [[s.kr, 1], [s.qr, 0]]) {
-      const [x, y] = point(vec[a], vec[b]);
-      root.append(svg("line", { x1: c, y1: c, x2: r2(x), y2: r2(y), class: `pe-live__hand pe-live__c${colour}`,
-        "stroke-width": 2.2 }));
-      root.append(svg("circle", { cx: r2(x), cy: r2(y), r: 3.2, class: `pe-live__tip pe-live__c${colour}` }));
-    }
+    for (const [vec, colour] of [[s.kr, 1], [s.qr, 0]]) live.hand(root, c, point(vec[a], vec[b]), colour, 2.2);
     return live.cell(root, [t.pairTitle(i, a, b), element("br"), t.between(between.toFixed(1))]);
   }
 

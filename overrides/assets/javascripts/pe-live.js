@@ -223,6 +223,13 @@
   // One figure of a row of small ones (.pe-live__faces): its content and caption (nodes and text).
   const cell = (content, caption) => element("figure", { className: "pe-live__cell" }, [content,
     element("figcaption", {}, caption)]);
+  // A hand of a dial (the clock's, RoPE's pairs) from the centre (c, c) to (x, y), with a round tip: solid (`width`
+  // its stroke), or thin and dashed with an open tip (`next`: the clock's hand at p + k).
+  const hand = (dial, c, [x, y], colour, width, next = false) => dial.append(
+    svg("line", { x1: c, y1: c, x2: r2(x), y2: r2(y), "stroke-width": width,
+      class: `pe-live__hand${next ? " pe-live__hand--next" : ""} pe-live__c${colour}` }),
+    svg("circle", { cx: r2(x), cy: r2(y), r: next ? 3 : 3.2,
+      class: `pe-live__tip${next ? "--next" : ""} pe-live__c${colour}` }));
 
   // About `count` round ticks (1, 2 or 5 times a power of 10) from lo to hi; whole numbers if `integer`.
   function niceTicks(lo, hi, count, integer) {
@@ -585,6 +592,6 @@
 
   peDocs.live = {
     register, start, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, pyFloat,
-    language, fmt, ranges, power, element, svg, chart, figure, cell, path, indexed, r2, dot, niceTicks, MESSAGES,
+    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, MESSAGES,
   };
 })();
