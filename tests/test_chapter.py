@@ -167,6 +167,13 @@ def test_slug_already_in_nav_is_refused(tmp_path: Path) -> None:
         chapter.check_slug("draft", tmp_path)
 
 
+def test_a_config_without_a_nav_is_named(tmp_path: Path) -> None:
+    config = tmp_path / "mkdocs.zh.yml"
+    config.write_text("INHERIT: mkdocs.yml\n", encoding="utf-8")
+    with pytest.raises(chapter.ChapterError, match=r"^mkdocs\.zh\.yml has no top-level nav"):
+        chapter.add_to_nav(config, "draft")
+
+
 def test_nav_insertion_keeps_the_file_as_written(tmp_path: Path) -> None:
     config = tmp_path / "mkdocs.yml"
     config.write_text("site_name: x\nnav:\n    - index.md\n    - api.md   # reference\n\ntheme: material\n")

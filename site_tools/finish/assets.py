@@ -52,7 +52,7 @@ def katex_files() -> dict[str, Path]:
 
 
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"[^>]*?\sheight="([\d.]+)(pt|px)?"', re.S)
-_PX_PER = {"pt": 4 / 3, "px": 1.0, None: 1.0, "": 1.0}
+_PX_PER = {"pt": 4 / 3, "px": 1.0, None: 1.0}
 
 
 def svg_size(path: Path) -> tuple[int, int] | None:

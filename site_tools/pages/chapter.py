@@ -81,13 +81,13 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
     return slug
 
 
-def _nav_block(text: str) -> tuple[int, list[str]]:
-    """The index of the line after ``nav:`` and the lines of the nav list."""
+def _nav_block(text: str, name: str) -> tuple[int, list[str]]:
+    """The index of the line after ``nav:`` and the lines of the nav list of config file ``name``."""
     lines = text.splitlines()
     try:
         start = next(i for i, line in enumerate(lines) if re.fullmatch(r"nav:[ \t]*(?:#.*)?", line)) + 1
     except StopIteration:
-        raise ChapterError("mkdocs.yml has no top-level nav: list to add the chapter to") from None
+        raise ChapterError(f"{name} has no top-level nav: list to add the chapter to") from None
     # the list ends at the next top-level key (a line that starts with neither a space nor "-")
     block = list(itertools.takewhile(lambda s: not s.strip() or s[0].isspace() or s[0] == "-", lines[start:]))
     while block and not block[-1].strip():
@@ -102,7 +102,7 @@ def _has_nav(config: Path) -> bool:
 def sections(config: Path) -> list[str]:
     """The titles of the top-level sections of the nav in ``config``, in order (read as text, where
     :func:`add_to_nav` writes)."""
-    return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"))[1])]
+    return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"), config.name)[1])]
 
 
 def _sections(block: list[str]) -> list[tuple[str, int, int]]:
@@ -165,7 +165,7 @@ def add_to_nav(config: Path, slug: str, section: int | None = None) -> None:
     (0-based), before ``api.md`` if the section holds it, indented as the section's pages; without a section, before
     ``api.md``, or at the end of the nav if there is none."""
     text = config.read_text(encoding="utf-8")
-    start, block = _nav_block(text)
+    start, block = _nav_block(text, config.name)
     items = [(i, m) for i, m in enumerate(map(_NAV_ITEM.match, block)) if m]
     if section is not None:
         found = _sections(block)
