@@ -107,10 +107,9 @@ class _Worker:
         if self.process is None or not self.process.is_alive():
             context = multiprocessing.get_context("spawn")
             self.conn, child = context.Pipe()
-            level = logging.getLogger().getEffectiveLevel()
             self.process = context.Process(
                 target=_worker_main,
-                args=(child, self.lang, level, self.site_url),
+                args=(child, self.lang, logging.getLogger().getEffectiveLevel(), self.site_url),
                 name=f"pe-docs-{self.lang}",
                 daemon=True,
             )
@@ -146,12 +145,10 @@ def _snapshot(paths: Iterable[str] = WATCHED) -> dict[str, tuple[int, int]]:
             rel = path.relative_to(ROOT)
             if any(part.startswith(".") or part == "__pycache__" for part in rel.parts) or path.suffix == ".pyc":
                 continue
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            if path.is_file():
-                out[rel.as_posix()] = (stat.st_mtime_ns, stat.st_size)
+            with contextlib.suppress(OSError):  # a file removed meanwhile
+                if path.is_file():
+                    stat = path.stat()
+                    out[rel.as_posix()] = (stat.st_mtime_ns, stat.st_size)
     return out
 
 
@@ -228,9 +225,7 @@ class Preview:
                 request["pages"] = (pages or {}).get(lang, [])
             self.workers[lang].send(**request)
         finished = {lang: self.workers[lang].receive() for lang in todo}
-        for lang in reversed(CONFIGS):  # inner sites first, as in site.build()
-            if lang not in finished:
-                continue
+        for lang in sorted(finished, key=list(CONFIGS).index, reverse=True):  # inner sites first, as in site.build()
             status, result = finished[lang]
             if status != "ok":
                 log.error("%s build failed: %s", lang, result)
