@@ -94,11 +94,8 @@ def alternate_links(site_url: str | None, alternates: list[dict]) -> list[dict]:
     if not site_url:
         return alternates
     site_url = check_site_url(site_url)
-    out = []
-    for alt in alternates:
-        url = urljoin(site_url, alt["link"])
-        out.append({**alt, "url": url, "path": urlsplit(url).path})
-    return out
+    urls = [urljoin(site_url, alt["link"]) for alt in alternates]
+    return [{**alt, "url": url, "path": urlsplit(url).path} for alt, url in zip(alternates, urls, strict=True)]
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -133,8 +130,7 @@ def sitemap_alternates(site_dir: Path | str, lang: str, alternates: Sequence[Map
                 url.append(link)  # after <lastmod>: the sitemap schema puts other namespaces last
         named += 1
     ET.indent(tree, space="  ")
-    data = ET.tostring(tree.getroot(), encoding="unicode", xml_declaration=False)
-    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + data + "\n"
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree.getroot(), encoding="unicode") + "\n"
     path.write_text(text, encoding="utf-8")
     packed = path.with_name("sitemap.xml.gz")
     if packed.is_file():
