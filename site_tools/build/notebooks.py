@@ -183,15 +183,10 @@ class Site:
             return target
         if not self.site_url:
             return None
-        path, _, anchor = target.partition("#")
-        if not path:
-            url = self.page_url(src_uri)
-        else:
-            uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path))
-            if uri.endswith((".md", ".ipynb")):
-                url = self.page_url(uri)
-            else:  # a file of the site (an image, a download)
-                url = urljoin(self.site_url.rstrip("/") + "/", uri)
+        path, _, anchor = target.partition("#")  # no path: an anchor of this page
+        uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path)) if path else src_uri
+        # a page, else a file of the site (an image, a download)
+        url = self.page_url(uri) if uri.endswith((".md", ".ipynb")) else urljoin(self.site_url.rstrip("/") + "/", uri)
         return f"{url}#{anchor}" if anchor and url else url
 
 
@@ -323,10 +318,10 @@ class _Writer:
         the page's, open for ``???+``), then its code as cells in page order, inputs collapsed unless open; inside
         a ``<details>`` cell, a nested ``<details>``."""
         sign = _SIGNS.get(box.type, _SIGNS["note"])
-        summary = f"<summary>{sign} {_html_inline(self.prose(box.title or ''))}</summary>" if box.title else ""
+        summary = f"{sign} {_html_inline(self.prose(box.title))}" if box.title else ""
         inner = _Writer(self.site, self.src_uri, inline=True)
         inner.write(box.items)
-        lines = ["<details open>" if box.open else "<details>", summary or "<summary></summary>", ""]
+        lines = ["<details open>" if box.open else "<details>", f"<summary>{summary}</summary>", ""]
         lines += [*inner.markdown, "", "</details>"]
         lines = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
         if self.inline:
@@ -356,12 +351,10 @@ class _Writer:
             elif isinstance(item, Code):
                 self.code(item.code, **({"cont": True} if item.cont else {}))
             elif isinstance(item, Expected):
-                expected = _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
-                if self.inline:
-                    self.markdown += expected
-                else:
+                if not self.inline:  # a cell of its own
                     self.flush()
-                    self.markdown = expected
+                self.markdown += _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
+                if not self.inline:
                     self.flush(expected_output=True)
             elif isinstance(item, Figure) and self.inline:
                 self.markdown += _quote(f"*{item.alt or item.name}*", prefix)
