@@ -77,7 +77,7 @@ def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
     site.init_worker(level, lang)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the server, which stops the workers
     sys.path.insert(0, str(ROOT))
-    state = None
+    state = _LanguageState(lang, site_url)  # loads nothing until its first build
     while True:
         try:
             request = conn.recv()
@@ -86,11 +86,10 @@ def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
         if request is None:
             break
         try:
-            state = state or _LanguageState(lang, site_url)
             conn.send(("ok", state.build(**request)))
         except BaseException as exc:  # report and keep serving
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    if state is not None and state.finisher is not None:
+    if state.finisher is not None:
         state.finisher.close()
 
 
@@ -265,11 +264,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     a page being edited is logged and the server keeps serving.
     """
     local = f"http://{host}:{port}/"
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # raises KeyboardInterrupt, as Ctrl-C
     preview = Preview(local)
     server = None
     try:
