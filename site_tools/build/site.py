@@ -55,11 +55,10 @@ def build_language(
 
 
 def build_config(
-    config: Any, *, strict: bool, start: float | None = None, finisher: finish.Finisher | None = None
+    config: Any, *, strict: bool, start: float, finisher: finish.Finisher | None = None
 ) -> tuple[float, str, str]:
     """Build a loaded config (``engine.load``) into the staging folder of its ``site_dir`` and finish it (with
     ``finisher``, if given: the preview keeps one); return (seconds since ``start``, staging folder, destination)."""
-    start = time.perf_counter() if start is None else start
     lang = engine.language(config)
     dest = Path(config.site_dir)
     staging = dest.parent / f".{dest.name}.building"  # a hidden sibling, until it replaces dest
@@ -117,14 +116,11 @@ def build(
 
     ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
     a page missing from the nav, a failed notebook cell, KaTeX's warning about a formula, …) aborts the build. Only
-    the preview passes ``strict=False``, so that it keeps serving while a page is being edited.
-
-    Each language is built into a staging folder and moved into place only when every language has succeeded:
-    a failed build leaves the previous site untouched, and no language's build deletes another's output.
+    the preview passes ``strict=False``, so that it keeps serving while a page is being edited. Each language goes
+    into place only when every language has succeeded (see the module's docstring).
 
     Args:
         langs: Languages to build, drawn from ``CONFIGS``.
-        strict: Abort on the first warning.
         site_url, site_dir, overrides: as in ``engine.load``. The address is resolved here, once (``site_url``,
             else ``$SITE_URL``, else ``mkdocs.yml``'s), and every language's process builds for it.
         parallel: Build the languages after the first in other processes, at the same time (the first is built
