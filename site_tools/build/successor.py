@@ -153,6 +153,7 @@ def _tail(text: str, lines: int = 6) -> str:
 def report(trials: list[Trial]) -> str:
     """The trials as a Markdown report: one column per engine and language, one row per check."""
     heads = [f"{t.engine} {t.version or '(not installed)'} · {t.lang}" for t in trials]
+    builds = [f"exit {t.status}, {t.seconds:.0f} s" if t.status is not None else "not run" for t in trials]
     out = [
         "# The successor watch",
         "",
@@ -161,9 +162,7 @@ def report(trials: list[Trial]) -> str:
         "",
         "| | " + " | ".join(heads) + " |",
         "|---|" + "---|" * len(trials),
-        "| build | "
-        + " | ".join((f"exit {t.status}, {t.seconds:.0f} s" if t.status is not None else "not run") for t in trials)
-        + " |",
+        "| build | " + " | ".join(builds) + " |",
     ]
     for name in dict.fromkeys(c.name for t in trials for c in t.checks):
         checks = [next((c for c in t.checks if c.name == name), None) for t in trials]
