@@ -204,10 +204,8 @@ def build(config: MkDocsConfig, *, dirty: bool = False) -> None:
     """
     from mkdocs.commands.build import build as mkdocs_build
 
-    if dirty:
-        jupyter = config.plugins.get("mkdocs-jupyter")
-        if jupyter is not None:
-            jupyter.config["cache"] = False
+    if dirty and (jupyter := config.plugins.get("mkdocs-jupyter")) is not None:
+        jupyter.config["cache"] = False
     mkdocs_build(config, dirty=dirty)
 
 

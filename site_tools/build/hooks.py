@@ -37,8 +37,7 @@ from site_tools.finish import assets  # noqa: E402
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["alternate"] = publish.alternate_links(config.site_url, config.extra.get("alternate") or [])
-    jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None:
+    if (jupyter := config.plugins.get("mkdocs-jupyter")) is not None:
         digest = figures.source_digest()[:16]
         lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use
         jupyter.config["cache_dir"] = str(cache.folder("mkdocs-jupyter") / lang / digest)
@@ -47,9 +46,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     lang = config.theme["language"]
-    for uri, path in figures.ensure_figures(lang).items():
-        files.append(File.generated(config, uri, abs_src_path=str(path)))
-    for uri, path in assets.katex_files().items():
+    for uri, path in {**figures.ensure_figures(lang), **assets.katex_files()}.items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
     # In-memory files (no abs_src_path): mkdocs-jupyter's on_files, which turns *.ipynb files into pages, leaves
     # them as they are whatever the order of the two on_files (this hook runs after the plugins).

@@ -48,6 +48,8 @@ The output is deterministic (numbered cell ids, sorted keys): two builds of one 
 from __future__ import annotations
 
 import functools
+import html
+import itertools
 import json
 import posixpath
 import re
@@ -134,22 +136,6 @@ _SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 _HEADING_ATTRS = re.compile(r"^(#{1,6}[ \t].*?)[ \t]*\{[ \t]*[:#.][^}]*\}[ \t]*$")
 
 
-# --- the page as a list of items (site_tools.pages reads it) -------------------------------------------------------
-
-
-def parse(markdown: str) -> list[Item]:
-    """A page's Markdown as items, admonitions and tabs nested (``site_tools.pages``' reading of the page).
-
-    Raises:
-        ValueError: the page shows a figure that is not registered in ``site_tools.build.figures``.
-    """
-    items = list(pages.parse(markdown).items)
-    for item in walk(items):
-        if isinstance(item, Figure) and item.name not in FIGURES:
-            raise ValueError(f"figure {item.name!r} is not registered in site_tools/build/figures.py")
-    return items
-
-
 # --- the site ---------------------------------------------------------------------------------------------
 
 
@@ -197,15 +183,10 @@ class Site:
             return target
         if not self.site_url:
             return None
-        path, _, anchor = target.partition("#")
-        if not path:
-            url = self.page_url(src_uri)
-        else:
-            uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path))
-            if uri.endswith((".md", ".ipynb")):
-                url = self.page_url(uri)
-            else:  # a file of the site (an image, a download)
-                url = urljoin(self.site_url.rstrip("/") + "/", uri)
+        path, _, anchor = target.partition("#")  # no path: an anchor of this page
+        uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path)) if path else src_uri
+        # a page, else a file of the site (an image, a download)
+        url = self.page_url(uri) if uri.endswith((".md", ".ipynb")) else urljoin(self.site_url.rstrip("/") + "/", uri)
         return f"{url}#{anchor}" if anchor and url else url
 
 
@@ -245,8 +226,6 @@ def _literal(value: Any) -> str:
     if isinstance(value, tuple):
         inner = ", ".join(_literal(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(_literal(v) for v in value) + "]"
     return repr(value)
 
 
@@ -270,16 +249,6 @@ def figure_code(name: str, alt: str, lang: str) -> str:
     )
 
 
-def _rewrite_links(text: str, site: Site, src_uri: str) -> str:
-    def link(m: re.Match[str]) -> str:
-        url = site.resolve(m.group("target"), src_uri)
-        if m.group("bang"):
-            return f"![{m.group('text')}]({url})" if url else m.group("text")
-        return f"[{m.group('text')}]({url})" if url else m.group("text")
-
-    return _LINK.sub(link, text)
-
-
 def convert_prose(text: str, site: Site, src_uri: str) -> str:
     """Markdown prose as a notebook shows it: comments dropped, links absolute (or text), heading attribute
     lists removed; code spans and math untouched."""
@@ -289,8 +258,11 @@ def convert_prose(text: str, site: Site, src_uri: str) -> str:
         kept.append(m.group(0))
         return f"\x00{len(kept) - 1}\x00"
 
-    text = _PROTECTED.sub(keep, _COMMENT.sub("", text))
-    text = _rewrite_links(text, site, src_uri)
+    def link(m: re.Match[str]) -> str:
+        url = site.resolve(m.group("target"), src_uri)
+        return f"{m.group('bang')}[{m.group('text')}]({url})" if url else m.group("text")
+
+    text = _LINK.sub(link, _PROTECTED.sub(keep, _COMMENT.sub("", text)))
     text = "\n".join(_HEADING_ATTRS.sub(r"\1", line) for line in text.split("\n"))
     return re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
 
@@ -317,46 +289,39 @@ class _Writer:
     def prose(self, text: str) -> str:
         return convert_prose(text, self.site, self.src_uri)
 
-    def flush(self, **metadata: Any) -> None:
-        lines = self.markdown
-        while lines and not lines[0].strip(" >"):
-            lines.pop(0)
-        while lines and not lines[-1].strip(" >"):
-            lines.pop()
-        # A run of blank lines (inside quotes: ">", "> >") becomes one, the shallowest: it ends what it must.
-        kept: list[str] = []
-        for line in lines:
-            if kept and not line.strip(" >") and not kept[-1].strip(" >"):
-                if line.count(">") < kept[-1].count(">"):
-                    kept[-1] = line
-                continue
-            kept.append(line)
-        if kept:
-            text = "\n".join(kept)
-            cell = nbformat.v4.new_markdown_cell(text)
-            if metadata:
-                cell.metadata["pe_docs"] = metadata
-            self.cells.append(cell)
-        self.markdown = []
-
-    def code(self, source: str, *, hidden: bool = False, **metadata: Any) -> None:
-        self.flush()
-        cell = nbformat.v4.new_code_cell(source.strip("\n"))
+    def add(self, cell: nbformat.NotebookNode, *, hidden: bool = False, **metadata: Any) -> None:
         if metadata:
             cell.metadata["pe_docs"] = metadata
         if hidden:  # JupyterLab, Notebook 7 and VS Code show the input collapsed
             cell.metadata["jupyter"] = {"source_hidden": True}
         self.cells.append(cell)
 
+    def flush(self, **metadata: Any) -> None:
+        # Blank lines (inside quotes: ">", "> >"): none at either end, and a run of them becomes one, the
+        # shallowest: it ends what it must.
+        lines: list[str] = []
+        for blank, run in itertools.groupby(self.markdown, key=lambda line: not line.strip(" >")):
+            group = list(run)
+            lines += [min(group, key=lambda line: line.count(">"))] if blank else group
+        lines = lines[1:] if lines and not lines[0].strip(" >") else lines
+        lines = lines[:-1] if lines and not lines[-1].strip(" >") else lines
+        if lines:
+            self.add(nbformat.v4.new_markdown_cell("\n".join(lines)), **metadata)
+        self.markdown = []
+
+    def code(self, source: str, *, hidden: bool = False, **metadata: Any) -> None:
+        self.flush()
+        self.add(nbformat.v4.new_code_cell(source.strip("\n")), hidden=hidden, **metadata)
+
     def details(self, box: Box, prefix: str) -> None:
         """A collapsible block: its whole content, code included, in a ``<details>`` Markdown cell (collapsed like
         the page's, open for ``???+``), then its code as cells in page order, inputs collapsed unless open; inside
         a ``<details>`` cell, a nested ``<details>``."""
         sign = _SIGNS.get(box.type, _SIGNS["note"])
-        summary = f"<summary>{sign} {_html_inline(self.prose(box.title or ''))}</summary>" if box.title else ""
+        summary = f"{sign} {_html_inline(self.prose(box.title))}" if box.title else ""
         inner = _Writer(self.site, self.src_uri, inline=True)
         inner.write(box.items)
-        lines = ["<details open>" if box.open else "<details>", summary or "<summary></summary>", ""]
+        lines = ["<details open>" if box.open else "<details>", f"<summary>{summary}</summary>", ""]
         lines += [*inner.markdown, "", "</details>"]
         lines = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
         if self.inline:
@@ -386,12 +351,10 @@ class _Writer:
             elif isinstance(item, Code):
                 self.code(item.code, **({"cont": True} if item.cont else {}))
             elif isinstance(item, Expected):
-                expected = _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
-                if self.inline:
-                    self.markdown += expected
-                else:
+                if not self.inline:  # a cell of its own
                     self.flush()
-                    self.markdown = expected
+                self.markdown += _quote(f"{texts['expected']}\n\n```text\n{item.text}\n```", prefix)
+                if not self.inline:
                     self.flush(expected_output=True)
             elif isinstance(item, Figure) and self.inline:
                 self.markdown += _quote(f"*{item.alt or item.name}*", prefix)
@@ -416,15 +379,7 @@ class _Writer:
 def _html_inline(text: str) -> str:
     """Markdown of a title as HTML for a ``<summary>`` (Markdown is not rendered inside HTML): escaped, with code
     spans as ``<code>``."""
-    import html
-
-    parts = re.split(r"(`+)(.+?)\1", text)
-    out = []
-    for k in range(0, len(parts), 3):
-        out.append(html.escape(parts[k], quote=False))
-        if k + 2 < len(parts):
-            out.append(f"<code>{html.escape(parts[k + 2].strip(), quote=False)}</code>")
-    return "".join(out)
+    return re.sub(r"(`+)(.+?)\1", lambda m: f"<code>{m.group(2).strip()}</code>", html.escape(text, quote=False))
 
 
 def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
@@ -445,14 +400,21 @@ def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
 
 
 def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
-    """The notebook of one page (its Markdown source, its path relative to the docs folder)."""
-    items = parse(markdown)
-    has_figures = any(isinstance(item, Figure) for item in walk(items))
+    """The notebook of one page (its Markdown source, its path relative to the docs folder).
+
+    Raises:
+        ValueError: the page shows a figure that is not registered in ``site_tools.build.figures``.
+    """
+    page = pages.parse(markdown)
+    shown = [item.name for item in walk(list(page.items)) if isinstance(item, Figure)]
+    for name in shown:
+        if name not in FIGURES:
+            raise ValueError(f"figure {name!r} is not registered in site_tools/build/figures.py")
     writer = _Writer(site, src_uri)
-    title = pages.parse(markdown).title or posixpath.splitext(posixpath.basename(src_uri))[0]
-    writer.markdown = intro(site, src_uri, title, has_figures).split("\n")
+    title = page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
+    writer.markdown = intro(site, src_uri, title, bool(shown)).split("\n")
     writer.flush(intro=True)
-    writer.write(items)
+    writer.write(list(page.items))
     writer.flush()
     for n, cell in enumerate(writer.cells):
         cell.id = f"cell-{n}"

@@ -77,7 +77,7 @@ def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
     site.init_worker(level, lang)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the server, which stops the workers
     sys.path.insert(0, str(ROOT))
-    state = None
+    state = _LanguageState(lang, site_url)  # loads nothing until its first build
     while True:
         try:
             request = conn.recv()
@@ -86,11 +86,10 @@ def _worker_main(conn: Any, lang: str, level: int, site_url: str) -> None:
         if request is None:
             break
         try:
-            state = state or _LanguageState(lang, site_url)
             conn.send(("ok", state.build(**request)))
         except BaseException as exc:  # report and keep serving
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    if state is not None and state.finisher is not None:
+    if state.finisher is not None:
         state.finisher.close()
 
 
@@ -107,10 +106,9 @@ class _Worker:
         if self.process is None or not self.process.is_alive():
             context = multiprocessing.get_context("spawn")
             self.conn, child = context.Pipe()
-            level = logging.getLogger().getEffectiveLevel()
             self.process = context.Process(
                 target=_worker_main,
-                args=(child, self.lang, level, self.site_url),
+                args=(child, self.lang, logging.getLogger().getEffectiveLevel(), self.site_url),
                 name=f"pe-docs-{self.lang}",
                 daemon=True,
             )
@@ -146,12 +144,10 @@ def _snapshot(paths: Iterable[str] = WATCHED) -> dict[str, tuple[int, int]]:
             rel = path.relative_to(ROOT)
             if any(part.startswith(".") or part == "__pycache__" for part in rel.parts) or path.suffix == ".pyc":
                 continue
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            if path.is_file():
-                out[rel.as_posix()] = (stat.st_mtime_ns, stat.st_size)
+            with contextlib.suppress(OSError):  # a file removed meanwhile
+                if path.is_file():
+                    stat = path.stat()
+                    out[rel.as_posix()] = (stat.st_mtime_ns, stat.st_size)
     return out
 
 
@@ -228,9 +224,7 @@ class Preview:
                 request["pages"] = (pages or {}).get(lang, [])
             self.workers[lang].send(**request)
         finished = {lang: self.workers[lang].receive() for lang in todo}
-        for lang in reversed(CONFIGS):  # inner sites first, as in site.build()
-            if lang not in finished:
-                continue
+        for lang in sorted(finished, key=list(CONFIGS).index, reverse=True):  # inner sites first, as in site.build()
             status, result = finished[lang]
             if status != "ok":
                 log.error("%s build failed: %s", lang, result)
@@ -270,11 +264,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     a page being edited is logged and the server keeps serving.
     """
     local = f"http://{host}:{port}/"
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # raises KeyboardInterrupt, as Ctrl-C
     preview = Preview(local)
     server = None
     try:

@@ -36,7 +36,6 @@ import yaml
 
 from site_tools import ROOT
 
-BASE_CONFIG = ROOT / "mkdocs.yml"
 SITE_URL_ENV = "SITE_URL"
 
 
@@ -62,12 +61,12 @@ class _ConfigLoader(yaml.SafeLoader):
 _ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
-def configured_site_url(config_file: Path = BASE_CONFIG) -> str:
-    """The ``site_url`` written in the English config (the address used when ``$SITE_URL`` is not set)."""
-    with open(config_file, encoding="utf-8") as fd:
+def configured_site_url() -> str:
+    """The ``site_url`` written in ``mkdocs.yml`` (the address used when ``$SITE_URL`` is not set)."""
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as fd:
         url = (yaml.load(fd, Loader=_ConfigLoader) or {}).get("site_url")  # a SafeLoader
     if not url:
-        raise ValueError(f"{config_file.name} must set site_url (the site's public address)")
+        raise ValueError("mkdocs.yml must set site_url (the site's public address)")
     return check_site_url(url)
 
 
@@ -94,11 +93,8 @@ def alternate_links(site_url: str | None, alternates: list[dict]) -> list[dict]:
     if not site_url:
         return alternates
     site_url = check_site_url(site_url)
-    out = []
-    for alt in alternates:
-        url = urljoin(site_url, alt["link"])
-        out.append({**alt, "url": url, "path": urlsplit(url).path})
-    return out
+    urls = [urljoin(site_url, alt["link"]) for alt in alternates]
+    return [{**alt, "url": url, "path": urlsplit(url).path} for alt, url in zip(alternates, urls, strict=True)]
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -133,8 +129,7 @@ def sitemap_alternates(site_dir: Path | str, lang: str, alternates: Sequence[Map
                 url.append(link)  # after <lastmod>: the sitemap schema puts other namespaces last
         named += 1
     ET.indent(tree, space="  ")
-    data = ET.tostring(tree.getroot(), encoding="unicode", xml_declaration=False)
-    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + data + "\n"
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree.getroot(), encoding="unicode") + "\n"
     path.write_text(text, encoding="utf-8")
     packed = path.with_name("sitemap.xml.gz")
     if packed.is_file():
@@ -154,16 +149,15 @@ def drop_source_maps(site_dir: Path | str) -> list[str]:
     Returns the removed files, relative to ``site_dir``.
     """
     site_dir = Path(site_dir)
-    removed = []
-    for path in sorted(site_dir.rglob("*.map")):
+    maps = sorted(site_dir.rglob("*.map"))
+    for path in maps:
         path.unlink()
-        removed.append(path.relative_to(site_dir).as_posix())
     for path in [*site_dir.rglob("*.js"), *site_dir.rglob("*.css")]:
         data = path.read_bytes()
         stripped = _MAP_COMMENT.sub(b"\n", data)
         if stripped != data:
             path.write_bytes(stripped)
-    return removed
+    return [path.relative_to(site_dir).as_posix() for path in maps]
 
 
 def write_nojekyll(site_dir: Path | str) -> Path:

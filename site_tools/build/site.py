@@ -39,11 +39,6 @@ LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 log = logging.getLogger("pe-docs")
 
 
-def _staging_dir(dest: Path) -> Path:
-    """Where a build of ``dest`` is written before it replaces ``dest``: a hidden sibling."""
-    return dest.parent / f".{dest.name}.building"
-
-
 def build_language(
     lang: str,
     *,
@@ -60,14 +55,13 @@ def build_language(
 
 
 def build_config(
-    config: Any, *, strict: bool, start: float | None = None, finisher: finish.Finisher | None = None
+    config: Any, *, strict: bool, start: float, finisher: finish.Finisher | None = None
 ) -> tuple[float, str, str]:
     """Build a loaded config (``engine.load``) into the staging folder of its ``site_dir`` and finish it (with
     ``finisher``, if given: the preview keeps one); return (seconds since ``start``, staging folder, destination)."""
-    start = time.perf_counter() if start is None else start
     lang = engine.language(config)
     dest = Path(config.site_dir)
-    staging = _staging_dir(dest)
+    staging = dest.parent / f".{dest.name}.building"  # a hidden sibling, until it replaces dest
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     config.site_dir = str(staging)
@@ -88,14 +82,11 @@ def install(staging: Path, dest: Path, lang: str) -> None:
     Kept from the old ``dest``: the other languages' sites inside it (``site/zh`` for the English site) and
     hidden entries the new build does not have (MkDocs never deletes those either).
     """
-    staging, dest = Path(staging), Path(dest)
     if dest.is_dir():
         nested = {other for other in CONFIGS if other != lang}
         for entry in dest.iterdir():
-            ours = entry.name.endswith((".building", ".old"))
-            if (entry.name in nested or (entry.name.startswith(".") and not ours)) and not (
-                staging / entry.name
-            ).exists():
+            hidden = entry.name.startswith(".") and not entry.name.endswith((".building", ".old"))  # not our own
+            if (entry.name in nested or hidden) and not (staging / entry.name).exists():
                 entry.rename(staging / entry.name)
     old = dest.with_name(f".{dest.name}.old")
     shutil.rmtree(old, ignore_errors=True)
@@ -125,14 +116,11 @@ def build(
 
     ``make site`` and ``make test`` build with the defaults: strict, so any warning (a broken link or anchor,
     a page missing from the nav, a failed notebook cell, KaTeX's warning about a formula, …) aborts the build. Only
-    the preview passes ``strict=False``, so that it keeps serving while a page is being edited.
-
-    Each language is built into a staging folder and moved into place only when every language has succeeded:
-    a failed build leaves the previous site untouched, and no language's build deletes another's output.
+    the preview passes ``strict=False``, so that it keeps serving while a page is being edited. Each language goes
+    into place only when every language has succeeded (see the module's docstring).
 
     Args:
         langs: Languages to build, drawn from ``CONFIGS``.
-        strict: Abort on the first warning.
         site_url, site_dir, overrides: as in ``engine.load``. The address is resolved here, once (``site_url``,
             else ``$SITE_URL``, else ``mkdocs.yml``'s), and every language's process builds for it.
         parallel: Build the languages after the first in other processes, at the same time (the first is built
@@ -194,10 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     langs = tuple(args.lang) if args.lang else ("en", "zh")
     timings = build(langs, site_url=args.site_url, site_dir=args.site_dir, parallel=not args.serial)
-    log.info(
-        "site built in %.1f s (%s)",
-        time.perf_counter() - start,
-        ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()),
-    )
+    each = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
+    log.info("site built in %.1f s (%s)", time.perf_counter() - start, each)
     log.info("public address: %s", publish.public_url(args.site_url))
     return 0

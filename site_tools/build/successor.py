@@ -30,7 +30,6 @@ from site_tools.build import engine
 from site_tools.finish import dom
 
 ENGINES: dict[str, list[str]] = {"zensical": ["zensical", "build", "-f"], "properdocs": ["properdocs", "build", "-f"]}
-OK, NO = "yes", "no"
 
 
 @dataclass
@@ -154,6 +153,7 @@ def _tail(text: str, lines: int = 6) -> str:
 def report(trials: list[Trial]) -> str:
     """The trials as a Markdown report: one column per engine and language, one row per check."""
     heads = [f"{t.engine} {t.version or '(not installed)'} · {t.lang}" for t in trials]
+    builds = [f"exit {t.status}, {t.seconds:.0f} s" if t.status is not None else "not run" for t in trials]
     out = [
         "# The successor watch",
         "",
@@ -162,16 +162,11 @@ def report(trials: list[Trial]) -> str:
         "",
         "| | " + " | ".join(heads) + " |",
         "|---|" + "---|" * len(trials),
-        "| build | "
-        + " | ".join((f"exit {t.status}, {t.seconds:.0f} s" if t.status is not None else "not run") for t in trials)
-        + " |",
+        "| build | " + " | ".join(builds) + " |",
     ]
-    names = list(dict.fromkeys(c.name for t in trials for c in t.checks))
-    for name in names:
-        cells = []
-        for t in trials:
-            check = next((c for c in t.checks if c.name == name), None)
-            cells.append("—" if check is None else f"{OK if check.ok else NO}{': ' + check.note if check.note else ''}")
+    for name in dict.fromkeys(c.name for t in trials for c in t.checks):
+        checks = [next((c for c in t.checks if c.name == name), None) for t in trials]
+        cells = ["—" if c is None else ("yes" if c.ok else "no") + (f": {c.note}" if c.note else "") for c in checks]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     errors = [f"- **{t.engine} · {t.lang}**: {t.error}" for t in trials if t.error]
     if errors:
