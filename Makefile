@@ -4,13 +4,14 @@
 # The contributor's loop while writing a page:
 #   make chapter NAME=<slug> a new chapter in both languages, from templates/ (SECTION=<nav section>, or it asks)
 #   make check PAGE=<slug>   the tests of one page in both languages (blocks, numbers, parity, nav, Chinese, notebooks)
+#   make sync PAGE=<slug>    the Chinese page's code blocks rewritten from the English page's, Chinese comments kept
 # Publishing:
 #   make site    strict build into site/ for the public address in mkdocs.yml (site_tools/build/site.py);
 #                `SITE_URL=https://example.org/some/path/ make site` builds for another address
 #   make deploy  make pdf (the site and its books), then commit site/ to the gh-pages branch (ghp-import);
 #                `make deploy PUSH=1` pushes it
 #   make pdf     make site, then each language's book as one PDF into it: site/pe-docs.en.pdf, site/zh/pe-docs.zh.pdf
-.PHONY: setup site pdf serve test test-upstream check lint format chapter deploy bench bench-tests parity clean
+.PHONY: setup site pdf serve test test-upstream check lint format chapter deploy bench bench-tests parity sync clean
 
 PY := .venv/bin/python
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -135,3 +136,18 @@ def test_no_merge_conflict_markers() -> None:
             if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
                 found.append(f"{name}:{n}")
     assert found == [], found
+
+
+def test_every_make_target_is_phony_and_documented() -> None:
+    """Each target of the Makefile is in ``.PHONY``, in the Makefile's header and in the README (``setup`` is what the
+    others run first), so a new command cannot be described in one place and missed in the others."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = re.findall(r"^([a-z][a-z-]*):", makefile, flags=re.M)
+    phony = set(re.search(r"^\.PHONY: (.*)$", makefile, flags=re.M)[1].split())  # type: ignore[index]
+    header = makefile[: makefile.index(".PHONY")]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "sync" in targets and set(targets) == phony, sorted(set(targets) ^ phony)
+    for target in set(targets) - {"setup"}:
+        assert re.search(rf"make {target}\b(?!-)", readme), f"README.md does not name make {target}"
+        if target not in {"format", "clean", "bench", "bench-tests", "parity", "lint", "test-upstream"}:
+            assert re.search(rf"#   make {target}\b", header), f"the Makefile's header does not name make {target}"
