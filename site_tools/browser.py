@@ -25,9 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT
+from site_tools import ROOT, SITE_DIR
 
-SITE_DIR = ROOT / "site"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

@@ -189,7 +189,7 @@ def test_make_pdf_titles_its_books(site_dir: Path, tmp_path: Path, monkeypatch: 
         seen.append(assembled)
         return book.Printed(assembled.lang, out, 1, 1, 0.0, 0, 0)
 
-    monkeypatch.setattr(book.cli, "_cached_print", fake)
+    monkeypatch.setattr(book.cli, "cached_print", fake)
     book.main(["--site-dir", str(site_dir), "--out-dir", str(tmp_path), "--lang", "en"])
     (assembled,) = seen
     assert (book.version() or book.TEXT["en"]["no_git"]) in assembled.html and book.build_date() in assembled.html
@@ -198,7 +198,7 @@ def test_make_pdf_titles_its_books(site_dir: Path, tmp_path: Path, monkeypatch: 
 def test_a_book_is_printed_again_only_when_what_it_reads_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The book cache (``book.printing._cached_print``, keyed by ``book.printing.book_key``): the same page and site
+    """The book cache (``book.printing.cached_print``, keyed by ``book.printing.book_key``): the same page and site
     files reuse the printed file; a changed page, stylesheet or figure prints it again; ``PE_DOCS_NO_CACHE=1`` always
     prints."""
     from site_tools import cache
@@ -221,7 +221,7 @@ def test_a_book_is_printed_again_only_when_what_it_reads_changes(
 
     def run(html: str) -> bytes:
         assembled = book.Assembled(lang="en", html=html, items=[], titles={}, prefix="")
-        result = book.printing._cached_print(assembled, site, tmp_path / "out" / "book.pdf")
+        result = book.printing.cached_print(assembled, site, tmp_path / "out" / "book.pdf")
         assert result.pages == 3 and result.path == tmp_path / "out" / "book.pdf"
         return result.path.read_bytes()
 

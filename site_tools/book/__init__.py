@@ -15,7 +15,7 @@ The cut follows what each part needs: the assembly reads the built site's HTML a
 page, the printing needs Chromium and pikepdf to make it a PDF, and the command ties the two, language by language.
 
 The names callers use are re-exported here. A function finds its helpers in its own module: patch ``load_config``
-in ``assembly``, ``print_book`` in ``printing``, ``_cached_print`` in ``cli``.
+in ``assembly``, ``print_book`` in ``printing``, ``cached_print`` in ``cli``.
 """
 
 from site_tools.book.assembly import (

@@ -24,11 +24,9 @@ import logging
 import time
 from pathlib import Path
 
-from site_tools import ROOT
+from site_tools import SITE_DIR
 from site_tools.book.assembly import CONFIGS, assemble, pdf_path, version
-from site_tools.book.printing import Printed, _cached_print, log
-
-SITE_DIR = ROOT / "site"
+from site_tools.book.printing import Printed, cached_print, log
 
 
 def build(
@@ -65,7 +63,7 @@ def build(
 
     def one(lang: str) -> Printed:
         assembled = assemble(site_dir, lang, release=release, date=date)
-        printed = _cached_print(assembled, site_dir, out_dir / pdf_path(lang))
+        printed = cached_print(assembled, site_dir, out_dir / pdf_path(lang))
         log.info(
             "%s: %s, %d pages, %.1f MB, %.1f s (%d wide elements scaled to fit, %d code blocks wrapped)",
             lang,

@@ -246,7 +246,7 @@ def book_key(book: Assembled, site_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def _cached_print(book: Assembled, site_dir: Path, out: Path) -> Printed:
+def cached_print(book: Assembled, site_dir: Path, out: Path) -> Printed:
     """:func:`print_book`, or the book printed before from the same inputs (:func:`book_key`)."""
     if not cache.enabled():
         return print_book(book, site_dir, out)

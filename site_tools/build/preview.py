@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, finish, pages
+from site_tools import ROOT, SITE_DIR, finish, pages
 from site_tools.build import engine, publish, site
 
 CONFIGS = engine.CONFIGS
@@ -52,7 +52,7 @@ class _LanguageState:
         self.finisher: finish.Finisher | None = None
         self.serving = False
 
-    def build(self, *, dirty: bool, pages: Iterable[str] = ()) -> dict[str, Any]:
+    def build(self, *, dirty: bool, edited: Iterable[str] = ()) -> dict[str, Any]:
         start = time.perf_counter()
         config = engine.load(self.lang, site_url=self.site_url, strict=False)
         if not self.serving:  # as `mkdocs serve --dirty`: Material's search keeps the pages a dirty build skips
@@ -66,7 +66,7 @@ class _LanguageState:
             return {"seconds": seconds, "staging": staging, "dest": dest}
         engine.build(config, dirty=True)
         todo = {page.src_uri: page for page in finish.site_pages(options["docs_dir"], options["use_directory_urls"])}
-        finished = self.finisher.pages(config.site_dir, (todo[uri] for uri in pages if uri in todo))
+        finished = self.finisher.pages(config.site_dir, (todo[uri] for uri in edited if uri in todo))
         finish.report(finished, strict=False)
         seconds = time.perf_counter() - start
         log.info("rebuilt the changed %s pages in %.2f s", self.lang, seconds)
@@ -215,13 +215,13 @@ class Preview:
         self.titles: dict[str, str | None] = {}
         self.lock = threading.Lock()
 
-    def build(self, todo: Mapping[str, bool], pages: Mapping[str, list[str]] | None = None) -> None:
-        """Build ``{lang: dirty}`` in the workers, at the same time (``pages``: the changed pages of each language
+    def build(self, todo: Mapping[str, bool], edited: Mapping[str, list[str]] | None = None) -> None:
+        """Build ``{lang: dirty}`` in the workers, at the same time (``edited``: the changed pages of each language
         a dirty build finishes), then install the full builds in order."""
         for lang, dirty in todo.items():
             request: dict[str, Any] = {"dirty": dirty}
             if dirty:
-                request["pages"] = (pages or {}).get(lang, [])
+                request["edited"] = (edited or {}).get(lang, [])
             self.workers[lang].send(**request)
         finished = {lang: self.workers[lang].receive() for lang in todo}
         for lang in sorted(finished, key=list(CONFIGS).index, reverse=True):  # inner sites first, as in site.build()
@@ -242,14 +242,14 @@ class Preview:
         with self.lock:
             current = _snapshot()
             todo, restart = plan(self.snapshot, current, self.titles)
-            pages = {lang: changed_pages(self.snapshot, current, lang) for lang in todo}
+            edited = {lang: changed_pages(self.snapshot, current, lang) for lang in todo}
             self.snapshot, self.titles = current, _titles(current)
             if restart:
                 log.info("the library or the tools changed: restarting the build processes")
                 self.stop()
             if todo:
                 log.info("rebuilding %s", ", ".join(f"{lang} ({'page' if d else 'full'})" for lang, d in todo.items()))
-                self.build(todo, pages)
+                self.build(todo, edited)
 
     def stop(self) -> None:
         for worker in self.workers.values():
@@ -270,7 +270,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     try:
         preview.start()
         server = engine.live_reload_server(
-            preview.rebuild, host=host, port=port, root=site.SITE_DIR, watch=tuple(ROOT / name for name in WATCHED)
+            preview.rebuild, host=host, port=port, root=SITE_DIR, watch=tuple(ROOT / name for name in WATCHED)
         )
         log.info("English: %s   中文: %szh/", server.url, server.url)
         server.serve()  # blocks: rebuilds on change until Ctrl-C

@@ -34,7 +34,7 @@ from urllib.parse import urljoin, urlsplit
 
 import yaml
 
-from site_tools import ROOT
+from site_tools import ROOT, SITE_DIR
 
 SITE_URL_ENV = "SITE_URL"
 
@@ -189,7 +189,7 @@ def deploy(
 
     from ghp_import import ghp_import
 
-    site_dir = ROOT / "site" if site_dir is None else Path(site_dir)
+    site_dir = SITE_DIR if site_dir is None else Path(site_dir)
     missing = [rel for rel in ("index.html", "404.html", "zh/index.html") if not (site_dir / rel).is_file()]
     if missing:
         raise FileNotFoundError(f"{site_dir} lacks {', '.join(missing)}: build the site first (make site)")
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m site_tools.build.publish", description="commit site/ to the gh-pages branch (make deploy)"
     )
     parser.add_argument("--push", action="store_true", help="push gh-pages to origin after committing")
-    parser.add_argument("--site-dir", type=Path, default=ROOT / "site", help="the built site (default: site/)")
+    parser.add_argument("--site-dir", type=Path, default=SITE_DIR, help="the built site (default: site/)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)-7s -  %(message)s")
     deploy(args.site_dir, push=args.push)

@@ -29,10 +29,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, finish
+from site_tools import finish
 from site_tools.build import engine, publish
 
-SITE_DIR = ROOT / "site"
 CONFIGS = engine.CONFIGS
 LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 
