@@ -77,6 +77,8 @@
       dynamicOnly: (e) => `seq_len is used by rope_type 'dynamic' only, got seq_len=${e.value} for '${e.limit}'`,
       adjusted: (name, from, to, why) => `${name} changed from ${from} to ${to}: ${why}.`,
     },
+    // The rules no field can break (exact … dynamicOnly: the arguments of peDocs' functions only) stay in English
+    // on a Chinese page, as pe_docs' messages are.
     zh: {
       integer: (e) => `${e.argument} 必须是整数，收到的是 ${show(e.value)}`,
       real: (e) => `${e.argument} 必须是实数，收到的是 ${show(e.value)}`,
