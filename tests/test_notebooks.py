@@ -438,6 +438,10 @@ def test_display_math_in_an_admonition_stays_one_block() -> None:
     ((_, text),) = cells(page)
     assert "> $$a = b + c$$" in text and "> Inline $x$ kept." in text
     assert text.endswith("$$\nd\n$$")  # outside a quote, math is left exactly as written
+    # a collapsible block inside an admonition: its <details> cell is quoted, its math on one line there too
+    nested = '!!! note "Math"\n    ??? success "Solution"\n        $$\n        a = b\n        + c\n        $$\n'
+    details = [text for kind, text in cells(nested) if "<details>" in text]
+    assert len(details) == 1 and "> $$a = b + c$$" in details[0], details
 
 
 def test_content_tabs_show_each_title_and_content() -> None:

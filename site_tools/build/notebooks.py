@@ -323,7 +323,7 @@ class _Writer:
         inner.write(box.items)
         lines = ["<details open>" if box.open else "<details>", f"<summary>{summary}</summary>", ""]
         lines += [*inner.markdown, "", "</details>"]
-        lines = [(prefix + line).rstrip() if line.strip() else prefix.rstrip() for line in lines]
+        lines = _quote("\n".join(lines), prefix)
         if self.inline:
             self.markdown += ["", *lines]
             return
