@@ -49,7 +49,7 @@ def found(text: str) -> list[tuple[str, float]]:
         ("every 474th position of a d = 768 table 19.6 long", [("474", 474), ("768", 768), ("19.6", 19.6)]),
         # names, references and structure are not quantities
         ("float32, bfloat16, d2l, GPT-2, T5, seed 002, issue 1778, #137774", []),
-        ("Vaswani et al., 2017; Press et al. 2022; 第 3.5 节; Table 3; §3.5", []),
+        ("Vaswani et al., 2017; Press et al. 2022; 第 3.5 节; 第 3.4.2 节; Table 3; §3.5", []),
         ("d/2 − 1, 2i+1, 3 bits, column 0", []),
         # a Chinese table reference is 表 alone; 编码表 / 正弦表 … 256 is the encoding table and a quantity
         ("论文表 3 中；编码表 256 行、正弦表 1024 列", [("256", 256), ("1024", 1024)]),

@@ -75,7 +75,7 @@ _REFERENCE_BEFORE = re.compile(
     r"(?:[#§]\s*|\b(?:Section|Table|Fig(?:ure|\.)|Eq(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
     r"|(?:(?<!编码|正弦|位置|嵌入|查找|波长|频率|数值|对照)表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
 )
-_REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^\s*(?:节|章|条)"))
+_REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^(?:\.\d+)*\s*(?:节|章|条)"))  # 第 3.4.2 节
 _WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")
 _WORDLIKE_AFTER = re.compile(r"^[A-Za-z_]")
 _MATH_BEFORE = re.compile(r"(?:\\[a-z]+|[=(,{$])\s*$")
