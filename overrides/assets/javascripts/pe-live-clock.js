@@ -115,9 +115,8 @@
     const h = s.w.length;
     const columns = width >= 560 ? h + 1 : 3;
     const size = Math.min(170, Math.floor((width - 12 * (columns - 1)) / columns));
-    const hand = (i) => ({ at: s.at[i], next: s.next[i], turn: s.turns[i], length: 1 - 0.15 * i, colour: 1 + i,
-      width: 2.6 - 0.3 * i });
-    const all = Array.from({ length: h }, (_, i) => hand(i));
+    const all = Array.from({ length: h }, (_, i) => ({ at: s.at[i], next: s.next[i], turn: s.turns[i],
+      length: 1 - 0.15 * i, colour: 1 + i, width: 2.6 - 0.3 * i }));
     const cells = [live.cell(face(size, all, t.faceLabel(s.p, s.q, s.at.map(deg)), false), [t.all(s.p)])];
     for (let i = 0; i < h; i++) {
       const label = t.handLabel(i, deg(s.at[i]), deg(s.next[i]), deg(s.turns[i]));
