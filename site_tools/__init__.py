@@ -19,7 +19,6 @@ from pathlib import Path
 
 #: The repository's root folder.
 ROOT = Path(__file__).resolve().parent.parent
-SITE_DIR = ROOT / "site"  # where make site writes the English site (the Chinese one inside it, zh/)
 
 
 def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:

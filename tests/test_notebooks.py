@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from mkdocs.config import load_config
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import pages
+from site_tools import layout, pages
 from site_tools.build import engine, figures, notebooks
 from site_tools.finish.cjk import HAN
 from site_tools.pages import kernels
@@ -551,7 +551,7 @@ def test_site_read_fast_is_the_site_of_the_loaded_config(lang: str) -> None:
 
 
 def test_site_from_config_needs_the_repository(tmp_path: Path) -> None:
-    config = load_config(config_file=str(engine.CONFIGS["en"]))
+    config = load_config(config_file=str(layout.CONFIGS["en"]))
     assert notebooks.Site.from_config(config).repository == "https://github.com/pe-docs/pe-docs"
     config.extra.pop("repository")
     with pytest.raises(ValueError, match="extra.repository"):
