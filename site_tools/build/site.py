@@ -31,7 +31,7 @@ from typing import Any
 
 from site_tools import finish, layout
 from site_tools.build import engine
-from site_tools.layout import CONFIGS
+from site_tools.layout import CONFIGS, LANGS
 
 LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 
@@ -102,7 +102,7 @@ def init_worker(level: int, lang: str) -> None:
 
 
 def build(
-    langs: tuple[str, ...] = ("en", "zh"),
+    langs: tuple[str, ...] = LANGS,
     *,
     strict: bool = True,
     site_url: str | None = None,
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     start = time.perf_counter()
-    langs = tuple(args.lang) if args.lang else ("en", "zh")
+    langs = tuple(args.lang) if args.lang else LANGS
     timings = build(langs, site_url=args.site_url, site_dir=args.site_dir, parallel=not args.serial)
     each = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
     log.info("site built in %.1f s (%s)", time.perf_counter() - start, each)
