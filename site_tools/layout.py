@@ -2,8 +2,9 @@
 config files, where the pages and the built site are, a config as written and its nav, where a page is written and
 its URL, and the site's addresses.
 
-- **Configs.** :func:`read_config_file` is the one reader of a config file as written, read as MkDocs reads it,
-  without MkDocs (``site_tools.build.engine.load`` loads a config, theme and plugins, for a build).
+- **Configs.** :func:`read_config_file` is the one reader of a config file as written: as MkDocs reads it, without
+  importing MkDocs, which only the engine and its hooks do (``tests/test_engine.py`` compares the two readings).
+  ``site_tools.build.engine.load`` loads a config, theme and plugins, for a build.
 - **The nav.** :func:`nav_pages` walks a config's ``nav``; an external link (:data:`EXTERNAL`) is never a page.
 - **Addresses.** The English site's public address is ``site_url`` in ``mkdocs.yml`` (the GitHub Pages address),
   unless ``$SITE_URL`` names another; every other language lives under ``<address><lang>/``. :func:`language_url` is
