@@ -2,15 +2,17 @@
 nothing from here. One subpackage per job (README.md, "Layout"):
 
 - ``build``: ``make site``, ``make serve``, ``make deploy``; the engine and its hooks, the build-time figures and
-  chapter notebooks, the watch on the engine's successors;
+  chapter notebooks, the runs of the pages' code, the watch on the engine's successors;
 - ``finish``: the pass over the HTML the engine wrote (numbers, math, figures, versions, the notebook page's styles),
   on a tree read with one HTML parser, and the measure of stray spaces on Chinese pages;
 - ``pages``: the pages as sources: the one reader of a page, the checks of what it says (numbers, assertions,
-  parity), a page's tests (``make check``), a new chapter (``make chapter``), the runs of its code;
+  parity), a page's tests (``make check``), a new chapter (``make chapter``);
 - ``book``: each language as one PDF (``make pdf``).
 
-Beside them: the project's cache (``cache``), headless Chromium on a built site (``browser``), and the upstream tier's
-pins (``versions``, standard library only: the tier's own environment imports it).
+They stand one on another, book on build on finish on pages, and all on the floor (``tests/test_layers.py``):
+the site's layout as data (``layout``: languages, configs, nav, page paths, addresses), the one HTML reader (``dom``),
+the project's cache (``cache``), headless Chromium on a built site (``browser``), and the upstream tier's pins
+(``versions``, standard library only: the tier's own environment imports it).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from pathlib import Path
 
 #: The repository's root folder.
 ROOT = Path(__file__).resolve().parent.parent
-SITE_DIR = ROOT / "site"  # where make site writes the English site (the Chinese one inside it, zh/)
 
 
 def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:

@@ -25,7 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, SITE_DIR
+from site_tools import ROOT
+from site_tools.layout import SITE_DIR
 
 CHROMIUM_ARGS = [
     "--headless",

@@ -19,10 +19,9 @@ from harness import block_cache
 from pytest_codeblocks.main import extract_from_buffer
 
 from site_tools import ROOT
-from site_tools.build import figures
+from site_tools.build import figures, kernels
 from site_tools.cache import ENV as CACHE_ENV
 from site_tools.cache import NO_CACHE_ENV
-from site_tools.pages import kernels
 
 PAGE = """# A page
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import pages
-from site_tools.finish import cjk, dom
+from site_tools import dom, pages
+from site_tools.finish import cjk
 from site_tools.pages import stated_numbers
 
 ZH = pages.DOCS / "zh"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import finish, pages
-from site_tools.build import engine, publish
+from site_tools import finish, layout, pages
+from site_tools.build import engine
 
-ROOT = engine.ROOT
+ROOT = layout.ROOT
 MATERIAL = Path(__import__("material").__file__).parent / "templates"
 
 
@@ -29,26 +29,32 @@ def test_page_paths_are_mkdocs_own(use_directory_urls: bool) -> None:
     for uri in uris:
         as_page = uri.rsplit(".", 1)[0] + ".md"  # mkdocs-jupyter writes a notebook where the same .md would be
         file = File(as_page, src_dir=None, dest_dir="", use_directory_urls=use_directory_urls)
-        assert engine.page_file(uri, use_directory_urls) == file.dest_uri, uri
-        assert engine.page_url(uri, use_directory_urls) == ("" if file.url in (".", "./") else file.url), uri
+        assert layout.page_file(uri, use_directory_urls) == file.dest_uri, uri
+        assert layout.page_url(uri, use_directory_urls) == ("" if file.url in (".", "./") else file.url), uri
 
 
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_raw_config_is_the_loaded_config(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The settings read without loading the theme and plugins are the loaded config's (``INHERIT`` merged)."""
-    monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
-    raw, loaded = engine.raw_config(lang), engine.load(lang)
+    monkeypatch.delenv(layout.SITE_URL_ENV, raising=False)
+    raw, loaded = layout.raw_config(lang), engine.load(lang)
     assert raw["site_name"] == loaded.site_name
     assert raw["theme"]["language"] == engine.language(loaded) == lang
     assert raw["extra"]["repository"] == loaded.extra["repository"]
     assert Path(ROOT / raw["docs_dir"]) == Path(loaded.docs_dir)
     options = engine.finishing(loaded)
     assert options["lang"] == lang and options["docs_dir"] == ROOT / "docs" / lang
-    base = raw["site_url"] if lang == "en" else engine.raw_config("en")["site_url"]
+    base = raw["site_url"] if lang == "en" else layout.raw_config("en")["site_url"]
     assert {a["lang"]: a["url"] for a in options["alternates"]} == {"en": base, "zh": base + "zh/"}
     if lang == "zh":  # the dictionary Material cuts the Chinese search index with
         jieba_dict = loaded.plugins["material/search"].config["jieba_dict_user"]
         assert jieba_dict and Path(jieba_dict).is_file()
+    from mkdocs.utils.yaml import yaml_load  # the floor reads a config file as MkDocs does
+
+    with open(layout.CONFIGS[lang], "rb") as fd:
+        as_mkdocs = yaml_load(fd)
+    address = re.compile(r" at 0x[0-9a-f]+")  # the slug function is a new object on each reading
+    assert address.sub("", repr(raw)) == address.sub("", repr(as_mkdocs))
 
 
 def test_mkdocs_jupyter_options_the_build_sets_exist() -> None:

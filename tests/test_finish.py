@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import finish, pages, versions
-from site_tools.finish import cjk, dom
+from site_tools import dom, finish, pages, versions
+from site_tools.finish import cjk
 
 ZH_FORMULA = pages.DOCS / "zh" / "formula.md"
 ALTERNATES = [

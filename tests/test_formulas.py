@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from site_tools.finish import dom, formulas
+from site_tools import dom
+from site_tools.finish import formulas
 from site_tools.finish.formulas import Katex, MathError, Piece, find_math, render_page, split_at_delimiters
 
 

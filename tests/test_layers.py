@@ -58,9 +58,15 @@ def test_the_site_tools_import_no_one_back() -> None:
     counted), so each layer — the page reader, the HTML steps, the pass, the engine, the build — stands on the ones
     below it only."""
     graph = _import_graph("site_tools")
-    assert graph["site_tools.finish"] >= {f"site_tools.finish.{m}" for m in ("formulas", "assets", "dom")}
+    assert graph["site_tools.finish"] >= {"site_tools.finish.formulas", "site_tools.finish.assets", "site_tools.dom"}
     assert graph["site_tools.build.site"] >= {"site_tools.build.engine", "site_tools.finish"}
     _assert_no_cycle(graph)
+    # and the packages, one way: the floor (site_tools' own modules) <- pages <- finish <- build <- book
+    order = ("site_tools", "site_tools.pages", "site_tools.finish", "site_tools.build", "site_tools.book")
+    rank = {name: max(k for k, p in enumerate(order) if name == p or name.startswith(p + ".")) for name in graph}
+    upward = sorted(f"{name} -> {dep}" for name, deps in graph.items() for dep in deps if rank[dep] > rank[name])
+    assert upward == [], "a package imports one above it: " + ", ".join(upward)
+    assert rank["site_tools.layout"] == rank["site_tools.dom"] == 0
 
 
 def test_pe_docs_core_stands_below_the_teaching_packages() -> None:

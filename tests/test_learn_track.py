@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from site_tools import pages
-from site_tools.build.engine import CONFIGS
 from site_tools.finish.cjk import HAN
+from site_tools.layout import CONFIGS
 
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]

@@ -2,7 +2,7 @@
 page's language, linked from the built page, and running top to bottom on a fresh kernel in an empty folder.
 
 The execution test runs every chapter notebook of both languages, one kernel each, as part of `make test` and of
-`make check PAGE=<slug>` (``site_tools.pages.kernels``): the kernels see ``pe_docs`` (a folder holding only a link to
+`make check PAGE=<slug>` (``site_tools.build.kernels``): the kernels see ``pe_docs`` (a folder holding only a link to
 this checkout's package, first on their path, as an installed package would be) and nothing else of the repository;
 their working directory is an empty temporary folder; the English notebooks run on MKL's generic code path (the one
 AMD CPUs take, ``MKL_CBWR=COMPATIBLE``) and the Chinese ones on its AVX2 path, so every page's asserts are checked
@@ -27,10 +27,9 @@ from markdown_it import MarkdownIt
 from mkdocs.config import load_config
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import pages
-from site_tools.build import engine, figures, notebooks
+from site_tools import layout, pages
+from site_tools.build import engine, figures, kernels, notebooks
 from site_tools.finish.cjk import HAN
-from site_tools.pages import kernels
 
 CHAPTERS = [(lang, name) for lang in pages.LANGS for name in pages.chapters(lang)]
 
@@ -551,7 +550,7 @@ def test_site_read_fast_is_the_site_of_the_loaded_config(lang: str) -> None:
 
 
 def test_site_from_config_needs_the_repository(tmp_path: Path) -> None:
-    config = load_config(config_file=str(engine.CONFIGS["en"]))
+    config = load_config(config_file=str(layout.CONFIGS["en"]))
     assert notebooks.Site.from_config(config).repository == "https://github.com/pe-docs/pe-docs"
     config.extra.pop("repository")
     with pytest.raises(ValueError, match="extra.repository"):

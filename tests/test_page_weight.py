@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from site_tools import dom
 from site_tools.browser import PAGE_BUDGET, first_view, gzipped, serve_site, shared_browser
-from site_tools.finish import assets, dom
+from site_tools.finish import assets
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{h}pt" viewBox="0 0 {w} {h}">{pad}</svg>'
 

@@ -10,8 +10,7 @@ import pytest
 from mkdocs.utils.meta import get_data
 from pytest_codeblocks.main import extract_from_file
 
-from site_tools import pages
-from site_tools.build import engine
+from site_tools import layout, pages
 from site_tools.build.figures import FIGURES
 
 MD_PAGES = [p for lang in pages.LANGS for p in pages.files(lang).values() if p.suffix == ".md"]
@@ -83,7 +82,7 @@ def test_both_languages_have_the_page_and_the_same_code(name: str) -> None:
     assert problems == [], "\n".join(problems)
 
 
-NAV_NAMES = sorted(set(pages.page_names()) | {n for c in engine.CONFIGS.values() for n in pages.nav_places(c)})
+NAV_NAMES = sorted(set(pages.page_names()) | {n for c in layout.CONFIGS.values() for n in pages.nav_places(c)})
 
 
 @pytest.mark.parametrize("name", NAV_NAMES)

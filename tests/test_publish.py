@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_tools import ROOT, pages
+from site_tools import ROOT, finish, layout, pages
 from site_tools.build import engine, publish
 
 PAGES_ADDRESS = "https://pe-docs.github.io/pe-docs/"
@@ -28,31 +28,31 @@ REPOSITORY = "https://github.com/pe-docs/pe-docs"
     ],
 )
 def test_site_url_gets_a_trailing_slash(url: str, expected: str) -> None:
-    assert publish.check_site_url(url) == expected
+    assert layout.check_site_url(url) == expected
 
 
 @pytest.mark.parametrize("url", ["/pe-docs/", "example.org/docs/", "ftp://example.org/", "https://x.org/?a=1", ""])
 def test_site_url_must_be_an_absolute_http_address(url: str) -> None:
     with pytest.raises(ValueError, match="site_url must be an absolute http"):
-        publish.check_site_url(url)
+        layout.check_site_url(url)
 
 
 def test_languages_live_under_the_english_address() -> None:
-    assert publish.language_url("https://example.org/some/path/", "en") == "https://example.org/some/path/"
-    assert publish.language_url("https://example.org/some/path", "zh") == "https://example.org/some/path/zh/"
+    assert layout.language_url("https://example.org/some/path/", "en") == "https://example.org/some/path/"
+    assert layout.language_url("https://example.org/some/path", "zh") == "https://example.org/some/path/zh/"
     with pytest.raises(ValueError, match="lang must be a language code"):
-        publish.language_url("https://example.org/", "../x")
+        layout.language_url("https://example.org/", "../x")
 
 
 def test_address_comes_from_argument_then_environment_then_mkdocs_yml(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
-    assert publish.configured_site_url() == PAGES_ADDRESS
-    assert publish.public_url() == PAGES_ADDRESS
-    monkeypatch.setenv(publish.SITE_URL_ENV, "https://example.org/some/path")
-    assert publish.public_url() == "https://example.org/some/path/"
-    assert publish.public_url("http://127.0.0.1:9/x/") == "http://127.0.0.1:9/x/"
-    monkeypatch.setenv(publish.SITE_URL_ENV, "")  # an empty variable (CI without Pages) means "not set"
-    assert publish.public_url() == PAGES_ADDRESS
+    monkeypatch.delenv(layout.SITE_URL_ENV, raising=False)
+    assert layout.configured_site_url() == PAGES_ADDRESS
+    assert layout.public_url() == PAGES_ADDRESS
+    monkeypatch.setenv(layout.SITE_URL_ENV, "https://example.org/some/path")
+    assert layout.public_url() == "https://example.org/some/path/"
+    assert layout.public_url("http://127.0.0.1:9/x/") == "http://127.0.0.1:9/x/"
+    monkeypatch.setenv(layout.SITE_URL_ENV, "")  # an empty variable (CI without Pages) means "not set"
+    assert layout.public_url() == PAGES_ADDRESS
 
 
 def test_only_mkdocs_yml_names_the_address() -> None:
@@ -66,9 +66,9 @@ def test_only_mkdocs_yml_names_the_address() -> None:
 )
 def test_configs_at_their_public_address(monkeypatch: pytest.MonkeyPatch, env: str | None, expected: str) -> None:
     if env is None:
-        monkeypatch.delenv(publish.SITE_URL_ENV, raising=False)
+        monkeypatch.delenv(layout.SITE_URL_ENV, raising=False)
     else:
-        monkeypatch.setenv(publish.SITE_URL_ENV, env)
+        monkeypatch.setenv(layout.SITE_URL_ENV, env)
     for lang in pages.LANGS:
         config = engine.load(lang)
         assert config.site_url == (expected if lang == "en" else expected + f"{lang}/")
@@ -82,12 +82,12 @@ def test_configs_at_their_public_address(monkeypatch: pytest.MonkeyPatch, env: s
 
 def test_alternates_get_absolute_addresses() -> None:
     alternates = [{"name": "English", "link": "../", "lang": "en"}, {"name": "中文", "link": "./", "lang": "zh"}]
-    out = publish.alternate_links("https://example.org/p/zh/", alternates)
+    out = layout.alternate_links("https://example.org/p/zh/", alternates)
     assert [(a["lang"], a["url"], a["path"]) for a in out] == [
         ("en", "https://example.org/p/", "/p/"),
         ("zh", "https://example.org/p/zh/", "/p/zh/"),
     ]
-    assert publish.alternate_links(None, alternates) == alternates
+    assert layout.alternate_links(None, alternates) == alternates
 
 
 # --- page weight ---------------------------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def test_source_maps_and_their_comments_are_dropped(tmp_path: Path) -> None:
     css.write_text("a{}\n/*# sourceMappingURL=main.css.map */", encoding="utf-8")
     keep = tmp_path / "assets/other.js"
     keep.write_text("var sourceMappingURL = 1;\n", encoding="utf-8")
-    assert publish.drop_source_maps(tmp_path) == ["assets/javascripts/bundle.min.js.map"]
+    assert finish.drop_source_maps(tmp_path) == ["assets/javascripts/bundle.min.js.map"]
     assert js.read_text(encoding="utf-8") == "var a=1;\n"
     assert css.read_text(encoding="utf-8") == "a{}\n"
     assert keep.read_text(encoding="utf-8") == "var sourceMappingURL = 1;\n"

@@ -33,11 +33,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from site_tools import ROOT
-from site_tools.build import engine
-from site_tools.finish import dom
+from site_tools import ROOT, dom, layout
+from site_tools.layout import CONFIGS
 
-CONFIGS = engine.CONFIGS  # each language's config file
 BOOK_CSS = Path(__file__).with_name("book.css")
 # Pages of the nav that the book leaves out (matched against the page's file in docs/<lang>/).
 LEFT_OUT = ("api.md", "api-*.md")
@@ -80,8 +78,7 @@ def pdf_name(lang: str) -> str:
     Raises:
         ValueError: an unknown language.
     """
-    if lang not in CONFIGS:
-        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    layout.check_lang(lang)
     return f"pe-docs.{lang}.pdf"
 
 
@@ -118,9 +115,9 @@ class Chapter:
     id: str  # the anchor of the chapter in the book
 
 
-# A language's config as written (``INHERIT`` merged), plugins not loaded: the engine is the one module that reads
-# MkDocs' files. Raises ValueError for an unknown language.
-load_config = engine.raw_config
+# A language's config as written (``INHERIT`` merged), plugins not loaded (the layout's one reader of the configs).
+# Raises ValueError for an unknown language.
+load_config = layout.raw_config
 
 
 def _slug(text: str) -> str:
@@ -144,45 +141,29 @@ def plan(nav: list[Any], *, directory_urls: bool = True, left_out: tuple[str, ..
         raise ValueError(f"nav must be a list of pages and sections (the book follows it), got {nav!r}")
     out: list[Part | Chapter] = []
     count = 0
-
-    def walk(items: list[Any], depth: int) -> None:
-        nonlocal count
-        for item in items:
-            title, value = (None, item) if isinstance(item, str) else _entry(item)
-            if isinstance(value, list):
-                start = len(out)
-                out.append(Part(title=str(title), depth=depth, id=f"part-{start}"))
-                walk(value, depth + 1)
-                if len(out) == start + 1:  # nothing in it made it into the book
-                    out.pop()
-                continue
-            if _SCHEME.match(value) or value.startswith("/"):
-                continue  # an external link
-            if any(fnmatch.fnmatch(posixpath.basename(value), pattern) for pattern in left_out):
-                continue
-            url = engine.page_url(value, directory_urls)
-            home = url == "" and not out
-            if not home:
-                count += 1
-            chapter_id = "ch-" + (_slug(url) if url else "home")
-            out.append(Chapter(src=value, url=url, depth=depth, number=None if home else count, id=chapter_id))
-
-    walk(nav, 0)
+    parts: tuple[str, ...] = ()  # the sections of the parts open so far, outermost first
+    for src, sections in layout.nav_pages(nav):
+        if any(fnmatch.fnmatch(posixpath.basename(src), pattern) for pattern in left_out):
+            continue
+        same = 0  # a part opens on its first chapter: a section the book leaves empty has none
+        while same < min(len(parts), len(sections)) and parts[same] == sections[same]:
+            same += 1
+        for depth in range(same, len(sections)):
+            out.append(Part(title=sections[depth], depth=depth, id=f"part-{len(out)}"))
+        parts = sections
+        url = layout.page_url(src, directory_urls)
+        home = url == "" and not out
+        if not home:
+            count += 1
+        chapter_id = "ch-" + (_slug(url) if url else "home")
+        out.append(Chapter(src=src, url=url, depth=len(sections), number=None if home else count, id=chapter_id))
     return out
-
-
-def _entry(item: Any) -> tuple[Any, Any]:
-    if isinstance(item, dict) and len(item) == 1:
-        ((title, value),) = item.items()
-        if isinstance(value, str | list):
-            return title, value
-    raise ValueError(f"a nav entry must be a page file, {{title: file}} or {{section: [entries]}}, got {item!r}")
 
 
 # ---- one chapter: the built page's article, made part of the book --------------------------------------------------
 
 
-# What the book reads of a built page (site_tools.finish.dom parses it, as the finishing pass does;
+# What the book reads of a built page (site_tools.dom parses it, as the finishing pass does;
 # site_tools.build.engine lists what is Material's): the article, the head's stylesheets and canonical address, <html>'s
 # and <body>'s attributes.
 _ARTICLE = "article.md-content__inner"

@@ -24,9 +24,9 @@ import logging
 import time
 from pathlib import Path
 
-from site_tools import SITE_DIR
-from site_tools.book.assembly import CONFIGS, assemble, pdf_path, version
+from site_tools.book.assembly import assemble, pdf_path, version
 from site_tools.book.printing import Printed, cached_print, log
+from site_tools.layout import CONFIGS, SITE_DIR
 
 
 def build(

@@ -5,21 +5,23 @@ that fails when an upgrade breaks it.
 
 The rest of the tooling is plain Python on plain data: ``site_tools.build.site`` and ``site_tools.build.preview``
 ask this module for a language's config and for a build, ``site_tools.finish`` finishes what the engine wrote (any
-engine's HTML: a test finishes a page rendered by Python-Markdown alone), and ``site_tools.pages`` reads the sources.
+engine's HTML: a test finishes a page rendered by Python-Markdown alone), ``site_tools.pages`` reads the sources, and
+``site_tools.layout`` holds the site's layout as data (configs as written, the nav, page paths, addresses).
 Moving to another engine (Zensical, ProperDocs: ``.github/workflows/successor.yml`` tries both every week) means
 rewriting this module, ``hooks.py`` and the templates, and going down the list below.
 
 Touch points (where an upgrade can break the site; the test that notices):
 
 1. **Config.** :func:`load` (``mkdocs.config.load_config`` with options, ``INHERIT`` in ``mkdocs.zh.yml``),
-   :func:`read_config_file` (``mkdocs.utils.yaml.yaml_load``, which merges ``INHERIT``), the config fields read
-   (``site_url``, ``site_dir``, ``docs_dir``, ``theme.language``, ``extra``, ``use_directory_urls``). —
-   ``tests/test_publish.py::test_configs_at_their_public_address``, ``tests/test_notebooks.py`` (``site_of`` is
-   what ``Site.from_config`` gives), ``tests/test_engine.py::test_raw_config_is_the_loaded_config``.
+   ``layout.read_config_file`` (reads a file as ``mkdocs.utils.yaml.yaml_load`` does, ``INHERIT`` merged), the
+   config fields read (``site_url``, ``site_dir``, ``docs_dir``, ``theme.language``, ``extra``,
+   ``use_directory_urls``). — ``tests/test_publish.py::test_configs_at_their_public_address``,
+   ``tests/test_notebooks.py`` (``site_of`` is what ``Site.from_config`` gives),
+   ``tests/test_engine.py::test_raw_config_is_the_loaded_config``.
 2. **Builds.** :func:`build` (``mkdocs.commands.build.build``, strict mode's ``Abort``, ``dirty=True``), the staging
    folder as ``site_dir``. — ``tests/test_build_guards.py`` (a broken link or anchor aborts ``make site``, a failed
    notebook cell fails it), ``tests/test_site_build.py``.
-3. **Where a page is written.** :func:`page_file` and :func:`page_url` mirror MkDocs' ``File.dest_uri`` and
+3. **Where a page is written.** ``layout.page_file`` and ``layout.page_url`` mirror MkDocs' ``File.dest_uri`` and
    ``Page.url`` (``use_directory_urls``). — ``tests/test_engine.py::test_page_paths_are_mkdocs_own``.
 4. **The preview's page rebuild** (:func:`build` with ``dirty=True``): MkDocs renders only the pages whose source
    is newer than their output; Material's search plugin keeps the other pages' entries in the index when told, with
@@ -60,7 +62,7 @@ Touch points (where an upgrade can break the site; the test that notices):
    test_the_language_selector_is_material_s_but_for_its_links``, ``tests/test_engine.py::
    test_the_blocks_main_html_overrides_are_material_s``.
 8. **What the finishing pass and the book know of the engine's HTML** (``site_tools.finish``, ``site_tools.book``,
-   both reading with ``site_tools.finish.dom``): a page's content is Material's ``article.md-content__inner`` (else
+   both reading with ``site_tools.dom``): a page's content is Material's ``article.md-content__inner`` (else
    ``<body>``), its "Last update" box (``aside.md-source-file``) stays last; the book also drops Material's buttons
    (``.md-content__button``) and flattens its content tabs (``.tabbed-set``); mkdocs-jupyter's stylesheets are the
    ``<style>`` elements holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's
@@ -96,18 +98,14 @@ test_every_name_in_the_touch_points_is_in_the_code``).
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
-from site_tools import ROOT
+from site_tools import layout
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
-
-CONFIGS: dict[str, Path] = {"en": ROOT / "mkdocs.yml", "zh": ROOT / "mkdocs.zh.yml"}
 
 
 def load(
@@ -133,45 +131,17 @@ def load(
     """
     from mkdocs.config import load_config
 
-    from site_tools.build import publish
-
-    _check_lang(lang)
+    layout.check_lang(lang)
     extra = dict(overrides or {})
     if "strict" in extra:
         raise ValueError(f"overrides must not set strict (use the strict argument), got strict={extra['strict']!r}")
     options: dict[str, object] = {
-        "site_url": publish.language_url(publish.public_url(site_url), lang),
+        "site_url": layout.language_url(layout.public_url(site_url), lang),
         "strict": strict,
     }
     if site_dir is not None:
         options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
-    return load_config(config_file=str(CONFIGS[lang]), **{**options, **extra})
-
-
-def read_config_file(path: Path) -> dict[str, Any]:
-    """A config file's settings as written (``INHERIT`` merged, as MkDocs merges it), without loading the theme or
-    the plugins."""
-    from mkdocs.utils.yaml import yaml_load
-
-    with open(path, "rb") as fd:
-        return yaml_load(fd)
-
-
-def raw_config(lang: str) -> dict[str, Any]:
-    """A language's config file as written (:func:`read_config_file`): for what needs a few settings fast (the
-    notebooks' site name, repository and language). The address is not in it: use :func:`load`, or
-    ``publish.language_url(publish.public_url(), lang)``.
-
-    Raises:
-        ValueError: an unknown language.
-    """
-    _check_lang(lang)
-    return read_config_file(CONFIGS[lang])
-
-
-def _check_lang(lang: str) -> None:
-    if lang not in CONFIGS:
-        raise ValueError(f"lang must be one of {sorted(CONFIGS)}, got {lang!r}")
+    return load_config(config_file=str(layout.CONFIGS[lang]), **{**options, **extra})
 
 
 def language(config: MkDocsConfig) -> str:
@@ -182,13 +152,11 @@ def language(config: MkDocsConfig) -> str:
 def finishing(config: MkDocsConfig) -> dict[str, Any]:
     """What ``site_tools.finish`` needs of a loaded config: ``lang``, ``docs_dir``, ``use_directory_urls`` and
     ``alternates`` (``extra.alternate`` at absolute addresses)."""
-    from site_tools.build import publish
-
     return {
         "lang": language(config),
         "docs_dir": Path(config.docs_dir),
         "use_directory_urls": bool(config.use_directory_urls),
-        "alternates": publish.alternate_links(config.site_url or None, list(config.extra.get("alternate") or [])),
+        "alternates": layout.alternate_links(config.site_url or None, list(config.extra.get("alternate") or [])),
     }
 
 
@@ -214,32 +182,6 @@ def serve_dirty(config: MkDocsConfig) -> None:
     plugin then keeps the entries of the pages a dirty build does not render (its plugin object is kept across
     config loads in the process)."""
     config.plugins.on_startup(command="serve", dirty=True)
-
-
-def page_file(src_uri: str, use_directory_urls: bool = True) -> str:
-    """The file a source page is written to, relative to the site folder, as MkDocs names it:
-    ``formula.md`` → ``formula/index.html``, ``index.md`` → ``index.html`` (``walkthrough.ipynb`` too)."""
-    parent, filename = posixpath.split(src_uri)
-    stem = posixpath.splitext(filename)[0]
-    stem = "index" if stem == "README" else stem
-    if not use_directory_urls or stem == "index":
-        return posixpath.join(parent, stem + ".html")
-    return posixpath.join(parent, stem, "index.html")
-
-
-def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
-    """A source page's URL relative to the site's root, as MkDocs gives it (``page.url``): ``formula/``, and ``""``
-    for the home page.
-
-    >>> page_url("index.md"), page_url("formula.md"), page_url("deep/index.md"), page_url("walkthrough.ipynb")
-    ('', 'formula/', 'deep/', 'walkthrough/')
-    """
-    url = page_file(src_uri, use_directory_urls)
-    dirname, filename = posixpath.split(url)
-    if use_directory_urls and filename == "index.html":
-        url = (dirname or ".") + "/"
-    url = quote(url)
-    return "" if url in (".", "./") else url
 
 
 def live_reload_server(

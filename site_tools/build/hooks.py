@@ -30,13 +30,13 @@ from mkdocs.config.defaults import MkDocsConfig  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.structure.pages import Page  # noqa: E402
 
-from site_tools import cache, pages  # noqa: E402
-from site_tools.build import figures, notebooks, publish  # noqa: E402
+from site_tools import cache, layout, pages  # noqa: E402
+from site_tools.build import figures, notebooks  # noqa: E402
 from site_tools.finish import assets  # noqa: E402
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    config.extra["alternate"] = publish.alternate_links(config.site_url, config.extra.get("alternate") or [])
+    config.extra["alternate"] = layout.alternate_links(config.site_url, config.extra.get("alternate") or [])
     if (jupyter := config.plugins.get("mkdocs-jupyter")) is not None:
         digest = figures.source_digest()[:16]
         lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use

@@ -60,8 +60,7 @@ from urllib.parse import urljoin
 
 import nbformat
 
-from site_tools import pages
-from site_tools.build import engine
+from site_tools import layout, pages
 from site_tools.build.figures import FIGURES
 from site_tools.pages import Box, Code, Expected, Figure, Item, Prose, Verbatim, walk
 
@@ -174,7 +173,7 @@ class Site:
         without ``site_url``."""
         if not self.site_url:
             return None
-        url = engine.page_url(src_uri, self.use_directory_urls)
+        url = layout.page_url(src_uri, self.use_directory_urls)
         return urljoin(self.site_url.rstrip("/") + "/", url)
 
     def resolve(self, target: str, src_uri: str) -> str | None:
@@ -193,20 +192,18 @@ class Site:
 @functools.cache
 def site_of(lang: str) -> Site:
     """The :class:`Site` of one language as ``make site`` builds it (for its public address), read once from the
-    config file as written (``site_tools.build.engine.raw_config``: fast, no plugins loaded); the tests check that it is
+    config file as written (``site_tools.layout.raw_config``: fast, no plugins loaded); the tests check that it is
     what :meth:`Site.from_config` gives for the loaded config.
 
     Raises:
         ValueError: an unknown language, no ``extra.repository``, or no texts for the language.
     """
-    from site_tools.build import publish
-
-    raw = engine.raw_config(lang)
+    raw = layout.raw_config(lang)
     return Site(
         lang=(raw.get("theme") or {}).get("language", "en"),
         name=raw["site_name"],
         repository=(raw.get("extra") or {}).get("repository"),
-        site_url=publish.language_url(publish.public_url(), lang),
+        site_url=layout.language_url(layout.public_url(), lang),
         use_directory_urls=raw.get("use_directory_urls", True),
     )
 

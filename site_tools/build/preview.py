@@ -30,10 +30,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, SITE_DIR, finish, pages
-from site_tools.build import engine, publish, site
+from site_tools import ROOT, finish, layout, pages
+from site_tools.build import engine, site
+from site_tools.layout import CONFIGS, SITE_DIR
 
-CONFIGS = engine.CONFIGS
 WATCHED = ("docs", "pe_docs", "overrides", "site_tools", "mkdocs.yml", "mkdocs.zh.yml")
 # Code the workers import: a change there needs fresh worker processes.
 CODE_DIRS = ("pe_docs", "site_tools")
@@ -209,7 +209,7 @@ class Preview:
     the address ``site_url`` (the English one)."""
 
     def __init__(self, site_url: str) -> None:
-        self.site_url = publish.check_site_url(site_url)
+        self.site_url = layout.check_site_url(site_url)
         self.workers = {lang: _Worker(lang, self.site_url) for lang in CONFIGS}
         self.snapshot: dict[str, tuple[int, int]] = {}
         self.titles: dict[str, str | None] = {}

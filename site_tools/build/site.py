@@ -2,12 +2,12 @@
 
 One engine build per language — ``mkdocs.yml`` (English, into ``site/``) and ``mkdocs.zh.yml`` (Chinese, into
 ``site/zh/``), so each language has its own search index — then the finishing pass over what the engine wrote
-(``site_tools.finish``). ``site_tools.build.engine`` is the one place a language's config is read and the engine is run:
-the build, the preview (``site_tools.build.preview``) and the tests all go through it.
+(``site_tools.finish``). ``site_tools.build.engine`` is the one place a language's config is loaded and the engine is
+run: the build, the preview (``site_tools.build.preview``) and the tests all go through it.
 
 The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=https://example.org/path/`` (or
 ``--site-url``) builds for another one. The Chinese site's address is derived from it, ``<address>zh/``
-(``site_tools.build.publish.language_url``).
+(``site_tools.layout.language_url``).
 
 The languages are built in parallel, one process each (the machine has 2 cores; each build draws its figures,
 generates its chapter notebooks and executes its notebook pages), each into a staging folder next to its
@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from site_tools import finish
-from site_tools.build import engine, publish
+from site_tools import finish, layout
+from site_tools.build import engine
+from site_tools.layout import CONFIGS, LANGS
 
-CONFIGS = engine.CONFIGS
 LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 
 log = logging.getLogger("pe-docs")
@@ -102,7 +102,7 @@ def init_worker(level: int, lang: str) -> None:
 
 
 def build(
-    langs: tuple[str, ...] = ("en", "zh"),
+    langs: tuple[str, ...] = LANGS,
     *,
     strict: bool = True,
     site_url: str | None = None,
@@ -133,10 +133,7 @@ def build(
     unknown = set(langs) - set(CONFIGS)
     if unknown:
         raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {sorted(unknown)}")
-    options = dict(overrides or {})
-    if "strict" in options:
-        raise ValueError(f"overrides must not set strict (use the strict argument), got strict={options['strict']!r}")
-    job = {"strict": strict, "site_url": publish.public_url(site_url), "site_dir": site_dir, "overrides": options}
+    job = {"strict": strict, "site_url": layout.public_url(site_url), "site_dir": site_dir, "overrides": overrides}
     order = sorted(set(langs), key=list(CONFIGS).index)
     results: dict[str, tuple[float, str, str]] = {}
     errors: dict[str, BaseException] = {}
@@ -172,16 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m site_tools.build", description=__doc__)
     parser.add_argument("--lang", choices=sorted(CONFIGS), action="append", help="only this language")
     parser.add_argument(
-        "--site-url", help=f"public address of the English site (default: ${publish.SITE_URL_ENV}, else mkdocs.yml)"
+        "--site-url", help=f"public address of the English site (default: ${layout.SITE_URL_ENV}, else mkdocs.yml)"
     )
     parser.add_argument("--site-dir", type=Path, help="output folder (default: site/)")
     parser.add_argument("--serial", action="store_true", help="build the languages one after the other, here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     start = time.perf_counter()
-    langs = tuple(args.lang) if args.lang else ("en", "zh")
+    langs = tuple(args.lang) if args.lang else LANGS
     timings = build(langs, site_url=args.site_url, site_dir=args.site_dir, parallel=not args.serial)
     each = ", ".join(f"{k} {v:.1f} s" for k, v in timings.items())
     log.info("site built in %.1f s (%s)", time.perf_counter() - start, each)
-    log.info("public address: %s", publish.public_url(args.site_url))
+    log.info("public address: %s", layout.public_url(args.site_url))
     return 0

@@ -25,9 +25,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from site_tools import ROOT, copy_repository, finish, pages
-from site_tools.build import engine
-from site_tools.finish import dom
+from site_tools import ROOT, copy_repository, dom, finish, layout, pages
 
 ENGINES: dict[str, list[str]] = {"zensical": ["zensical", "build", "-f"], "properdocs": ["properdocs", "build", "-f"]}
 
@@ -75,7 +73,7 @@ def _search_index(site: Path) -> tuple[str, str]:
 def inspect(site: Path, lang: str, docs_dir: Path | None = None, *, finish_it: bool = True) -> list[Check]:
     """What a language's built ``site`` has of what the site needs (see the module's docstring). ``finish_it``:
     also run the finishing pass on it (in place)."""
-    docs_dir = pages.DOCS / lang if docs_dir is None else docs_dir
+    docs_dir = layout.DOCS / lang if docs_dir is None else docs_dir
     sources = finish.site_pages(docs_dir)
     missing = [p.src_uri for p in sources if not (site / p.file).is_file()]
     chapters = [p for p in sources if p.src_uri.endswith(".md") and pages.parse(_text(p.source)).chapter]
@@ -126,7 +124,7 @@ def trial(name: str, lang: str, work: Path, timeout: int = 1800) -> Trial:
     repo = work / name
     if not repo.is_dir():
         copy_repository(repo, cache=None)
-    config = engine.CONFIGS[lang].relative_to(ROOT)
+    config = layout.CONFIGS[lang].relative_to(ROOT)
     start = time.perf_counter()
     env = {**os.environ, "PYTHONPATH": str(repo), "PE_DOCS_CACHE": str(work / f"{name}-cache")}
     try:
@@ -137,7 +135,7 @@ def trial(name: str, lang: str, work: Path, timeout: int = 1800) -> Trial:
     except subprocess.TimeoutExpired:
         result.error = f"no result after {timeout} s"
     result.seconds = time.perf_counter() - start
-    site = repo / engine.read_config_file(repo / config).get("site_dir", "site")
+    site = repo / layout.read_config_file(repo / config).get("site_dir", "site")
     if site.is_dir():
         try:
             result.checks = inspect(site, lang, repo / "docs" / lang)
@@ -177,14 +175,14 @@ def report(trials: list[Trial]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m site_tools.build.successor", description=__doc__)
     parser.add_argument("--engine", choices=sorted(ENGINES), action="append", help="default: every one")
-    parser.add_argument("--lang", choices=sorted(engine.CONFIGS), action="append", help="default: every one")
+    parser.add_argument("--lang", choices=sorted(layout.CONFIGS), action="append", help="default: every one")
     parser.add_argument("--out", type=Path, default=Path("successor-report.md"))
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pe-docs-successor-") as work:
         trials = [
             trial(name, lang, Path(work))
             for name in (args.engine or sorted(ENGINES))
-            for lang in (args.lang or list(engine.CONFIGS))
+            for lang in (args.lang or list(layout.CONFIGS))
         ]
     text = report(trials)
     args.out.write_text(text, encoding="utf-8")

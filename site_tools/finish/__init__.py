@@ -4,7 +4,7 @@ The engine (MkDocs with Material, ``site_tools.build.engine``) writes a language
 finishes it in place. What a step needs to know about a page — its language, its front matter, whether it is a
 chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
 objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
-alone rendered from a real source). Each page is parsed once (``site_tools.finish.dom``), each step changes that tree,
+alone rendered from a real source). Each page is parsed once (``site_tools.dom``), each step changes that tree,
 and the page is written once.
 
 1. **Versions** (``site_tools.versions``): the torch a chapter's blocks ran with and the library versions its claims
@@ -17,24 +17,29 @@ and the page is written once.
    language (``site_tools.finish.assets.notebook_copy_labels``).
 5. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
 
-Then, once per language: the sitemap names each page's twin in every language (``site_tools.build.publish``); the
-source maps Material ships are dropped; ``.nojekyll``. A page's content is Material's ``article`` (else the
-``<body>``); its "Last update" box stays last (``site_tools.build.engine`` lists what this module knows of the
-engine's HTML). The preview (``site_tools.build.preview``) finishes only the pages a change rebuilt.
+Then, once per language (:meth:`Finisher.site`): the sitemap names each page's twin in every language
+(:func:`sitemap_alternates`: not the pages' heads, where Material's script would fetch ``<href>/sitemap.xml`` for each
+``<link rel="alternate">``, which does not exist for a page's twin); the source maps Material ships, which nothing
+loads, are dropped (:func:`drop_source_maps`); ``.nojekyll`` marks the output as plain files for GitHub Pages
+(:func:`write_nojekyll`: no Jekyll run, which would drop paths starting with ``_``). A page's content is Material's
+``article`` (else the ``<body>``); its "Last update" box stays last (``site_tools.build.engine`` lists what this
+module knows of the engine's HTML). The preview (``site_tools.build.preview``) finishes only the pages a change rebuilt.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import logging
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_tools import pages, versions
-from site_tools.build import engine, publish
-from site_tools.finish import assets, cjk, dom, formulas
+from site_tools import dom, layout, pages, versions
+from site_tools.finish import assets, cjk, formulas
 
 #: Where a page's own content is: the first of these that the page has.
 CONTENT = ("article.md-content__inner", "article", "main", "body")
@@ -63,9 +68,9 @@ class BuiltPage:
 
 
 def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[BuiltPage]:
-    """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.build.engine``)."""
+    """Every source page of a language (``docs_dir``) and where the engine writes it (``site_tools.layout``)."""
     return [
-        BuiltPage(uri, path, engine.page_file(uri, use_directory_urls), engine.page_url(uri, use_directory_urls))
+        BuiltPage(uri, path, layout.page_file(uri, use_directory_urls), layout.page_url(uri, use_directory_urls))
         for uri, path in pages.files(Path(docs_dir)).items()
     ]
 
@@ -76,7 +81,7 @@ class Finisher:
     Args:
         lang: The language (``"en"``, ``"zh"``).
         alternates: Every language's site with its absolute address, ``[{"lang": "en", "url": …}, …]``
-            (``site_tools.build.publish.alternate_links``); empty: the sitemap is left as it is.
+            (``site_tools.layout.alternate_links``); empty: the sitemap is left as it is.
     """
 
     def __init__(self, lang: str, *, alternates: Sequence[Mapping[str, Any]] = ()) -> None:
@@ -136,9 +141,80 @@ class Finisher:
 
     def site(self, site_dir: Path | str) -> None:
         """What is done once per language: the twins in the sitemap, no source maps, ``.nojekyll``."""
-        publish.sitemap_alternates(site_dir, self.lang, self.alternates)
-        publish.drop_source_maps(site_dir)
-        publish.write_nojekyll(site_dir)
+        sitemap_alternates(site_dir, self.lang, self.alternates)
+        drop_source_maps(site_dir)
+        write_nojekyll(site_dir)
+
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def sitemap_alternates(site_dir: Path | str, lang: str, alternates: Sequence[Mapping[str, Any]]) -> int:
+    """Name each page's twin in every language in a language's ``sitemap.xml`` (and ``sitemap.xml.gz``, if the
+    engine wrote one): an ``xhtml:link rel="alternate" hreflang`` per language and ``x-default`` (English) in each
+    ``<url>`` whose ``<loc>`` is on this language's site. ``alternates`` are :func:`alternate_links`' (each with its
+    absolute ``url``); ``lang`` is this site's language. Returns the pages named; 0 (and nothing written) without a
+    sitemap or addresses.
+    """
+    path = Path(site_dir) / "sitemap.xml"
+    own = next((str(a["url"]) for a in alternates if a.get("lang") == lang and a.get("url")), None)
+    if not path.is_file() or own is None:
+        return 0
+    ET.register_namespace("", SITEMAP_NS)
+    ET.register_namespace("xhtml", XHTML_NS)
+    tree = ET.parse(path)
+    named = 0
+    for url in tree.getroot().iter(f"{{{SITEMAP_NS}}}url"):
+        loc = url.find(f"{{{SITEMAP_NS}}}loc")
+        if loc is None or not (loc.text or "").startswith(own):
+            continue
+        for old in url.findall(f"{{{XHTML_NS}}}link"):
+            url.remove(old)
+        page = (loc.text or "")[len(own) :]
+        for alt in alternates:
+            for hreflang in (alt["lang"], "x-default") if alt["lang"] == "en" else (alt["lang"],):
+                link = ET.Element(f"{{{XHTML_NS}}}link", rel="alternate", hreflang=hreflang, href=f"{alt['url']}{page}")
+                url.append(link)  # after <lastmod>: the sitemap schema puts other namespaces last
+        named += 1
+    ET.indent(tree, space="  ")
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree.getroot(), encoding="unicode") + "\n"
+    path.write_text(text, encoding="utf-8")
+    packed = path.with_name("sitemap.xml.gz")
+    if packed.is_file():
+        with gzip.open(packed) as fd:
+            fd.read()
+            mtime = fd.mtime  # the engine's (the build timestamp): kept, so that builds stay reproducible
+        packed.write_bytes(gzip.compress(text.encode("utf-8"), mtime=mtime))
+    return named
+
+
+_MAP_COMMENT = re.compile(rb"\n?(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^*]*\*/)\s*$")
+
+
+def drop_source_maps(site_dir: Path | str) -> list[str]:
+    """Delete every ``*.map`` under ``site_dir`` and the ``sourceMappingURL`` comments pointing at them.
+
+    Returns the removed files, relative to ``site_dir``.
+    """
+    site_dir = Path(site_dir)
+    maps = sorted(site_dir.rglob("*.map"))
+    for path in maps:
+        path.unlink()
+    for path in [*site_dir.rglob("*.js"), *site_dir.rglob("*.css")]:
+        data = path.read_bytes()
+        stripped = _MAP_COMMENT.sub(b"\n", data)
+        if stripped != data:
+            path.write_bytes(stripped)
+    return [path.relative_to(site_dir).as_posix() for path in maps]
+
+
+def write_nojekyll(site_dir: Path | str) -> Path:
+    """Create ``site_dir/.nojekyll``: GitHub Pages then serves the files as they are."""
+    path = Path(site_dir) / ".nojekyll"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch()
+    return path
 
 
 def finish_site(

@@ -30,8 +30,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from site_tools import ROOT, cache
-from site_tools.finish import dom
+from site_tools import ROOT, cache, dom
 
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
 # The lightbox link's name: the figure's alternative text and what the link does, per page language.

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from site_tools.finish import dom
+from site_tools import dom
 
 # --- what kind of character sits on each side of a space ------------------------------------------------------
 

@@ -33,8 +33,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_tools import ROOT
-from site_tools.finish import dom
+from site_tools import ROOT, dom
 
 SCRIPT = Path(__file__).with_name("katex_render.js")
 

@@ -15,7 +15,7 @@ What is where:
 - built on them: every stated number asserted (:mod:`~site_tools.pages.stated_numbers`), assertions that cannot
   fail (:mod:`~site_tools.pages.asserts`), one page's tests (:mod:`~site_tools.pages.check`, ``make check``), new
   chapters (:mod:`~site_tools.pages.chapter`), the Chinese code blocks rewritten from the English ones
-  (:mod:`~site_tools.pages.sync`), notebooks run as a reader would (:mod:`~site_tools.pages.kernels`).
+  (:mod:`~site_tools.pages.sync`).
 
 The cut follows what a module reads: ``model`` reads one page's text and knows nothing of the site, ``site`` knows
 where the pages and the navs are and compares them, and ``links`` renders pages with the site's Markdown

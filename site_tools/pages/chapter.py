@@ -23,10 +23,11 @@ import re
 import sys
 from pathlib import Path
 
-from site_tools import ROOT, pages
+from site_tools import ROOT, layout, pages
 
 TEMPLATES = {"en": Path("templates/chapter.md"), "zh": Path("templates/chapter.zh.md")}
-CONFIGS = ("mkdocs.yml", "mkdocs.zh.yml")  # each has its own nav: (the Chinese one with Chinese section titles)
+# The config files' names: each has its own nav: (the Chinese one with Chinese section titles).
+CONFIGS = tuple(path.name for path in layout.CONFIGS.values())
 NAV_ANCHOR = "api.md"  # in its section, new chapters go just before the API reference
 # Sections a new chapter does not go in, and why (their titles in mkdocs.yml).
 CLOSED = {
@@ -100,9 +101,11 @@ def _has_nav(config: Path) -> bool:
 
 
 def sections(config: Path) -> list[str]:
-    """The titles of the top-level sections of the nav in ``config``, in order (read as text, where
-    :func:`add_to_nav` writes)."""
-    return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"), config.name)[1])]
+    """The titles of the top-level sections of the nav in ``config`` that hold a page, in order (``INHERIT``
+    merged)."""
+    if not (layout.read_config_file(config) or {}).get("nav"):
+        raise ChapterError(f"{config.name} has no top-level nav: list to add the chapter to")
+    return pages.site.top_sections(pages.nav_places(config))
 
 
 def _sections(block: list[str]) -> list[tuple[str, int, int]]:

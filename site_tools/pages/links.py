@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
+from site_tools import layout
 from site_tools.pages.model import read, rel
 
 T = TypeVar("T")
@@ -30,10 +31,8 @@ def render(path: Path) -> str:
     the theme. Once per version of the file: its links, its anchors and its Chinese are all read from it."""
     import markdown
 
-    from site_tools.build import engine
-
     extensions, configs = [], {}
-    for entry in engine.raw_config(path.parent.name)["markdown_extensions"]:
+    for entry in layout.raw_config(path.parent.name)["markdown_extensions"]:
         name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
         extensions.append(name)
         configs[name] = options or {}
@@ -44,7 +43,7 @@ def render(path: Path) -> str:
 def _rendered(path: Path) -> Any:
     """Page ``path`` rendered (:func:`render`) and parsed, once per version of the file: a page is read as a source
     of links and again as the target of its own and other pages' anchors."""
-    from site_tools.finish import dom
+    from site_tools import dom
 
     return dom.parse_fragment(render(path))
 

@@ -24,14 +24,12 @@ import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from site_tools import ROOT
+from site_tools import layout
+from site_tools.layout import DOCS, LANGS
 from site_tools.pages import asserts
 from site_tools.pages.model import Fence, read, rel
 
-DOCS = ROOT / "docs"
-LANGS = ("en", "zh")
 PAGE_SUFFIXES = (".md", ".ipynb")
 
 
@@ -222,51 +220,33 @@ def _block_diff(name: str, k: int, en: CodeUnit, zh: CodeUnit) -> str:
 
 def nav_places(config: Path) -> dict[str, tuple[str, ...]]:
     """Every page file under ``nav:`` in a config (``INHERIT`` merged, as MkDocs reads it), with the titles of the
-    sections it sits in, outermost first (a page at the top level: ``()``)."""
+    sections it sits in, outermost first (a page at the top level: ``()``): ``site_tools.layout.nav_pages``."""
     return dict(_nav_places(Path(config), Path(config).stat().st_mtime_ns))
 
 
 @functools.lru_cache(maxsize=8)
 def _nav_places(config: Path, _mtime: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    from site_tools.build import engine
-
-    found: list[tuple[str, tuple[str, ...]]] = []
-
-    def walk(entries: Any, sections: tuple[str, ...]) -> None:
-        for entry in entries or []:
-            if isinstance(entry, str):
-                found.append((entry, sections))
-                continue
-            for title, value in dict(entry).items():
-                if isinstance(value, list):
-                    walk(value, (*sections, str(title)))
-                elif isinstance(value, str) and not re.match(r"[a-z][a-z+.-]*://", value):
-                    found.append((value, sections))
-
-    walk(engine.read_config_file(config).get("nav"), ())
-    return tuple(found)
+    return tuple(layout.nav_pages(layout.read_config_file(config).get("nav")))
 
 
 def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> list[str]:
     """Whether page ``name`` (``formula.md``) is under ``nav:`` in each language's config exactly when that language
     has the page, as sentences naming the file to edit and, from the other language's nav, the section to put it
     in. (MkDocs only warns about a page missing from the nav; the strict build of ``make test`` fails on it.)"""
-    from site_tools.build import engine
-
-    configs = dict(engine.CONFIGS if configs is None else configs)
+    configs = dict(layout.CONFIGS if configs is None else configs)
     places = {lang: nav_places(configs[lang]) for lang in LANGS}
     problems = []
     for lang in LANGS:
         config = rel(configs[lang])
         exists = name in files(lang)
         if exists and name not in places[lang]:
-            titles = _top_sections(places[lang])
+            titles = top_sections(places[lang])
             where = f", in the section it belongs to ({', '.join(map(repr, titles))})" if titles else ""
             other = next((o for o in LANGS if o != lang and name in places[o]), None)
             if other is not None:
                 sections = places[other][name]
                 # the two navs list the same sections in the same order, with titles in their own language
-                k = _top_sections(places[other]).index(sections[0]) if sections else len(titles)
+                k = top_sections(places[other]).index(sections[0]) if sections else len(titles)
                 mine = titles[k] if k < len(titles) else ""
                 where = (
                     f", in the section {mine!r} (where {rel(configs[other])} lists it, under {sections[-1]!r})"
@@ -279,7 +259,7 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     return problems
 
 
-def _top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:
+def top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:
     """The titles of the top-level sections of a nav (:func:`nav_places`), in order."""
     return list(dict.fromkeys(s[0] for s in places.values() if s))
 

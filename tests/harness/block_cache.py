@@ -3,10 +3,10 @@
 pytest-codeblocks makes one test of each python block of a page, together with the blocks that continue it
 (``<!--pytest-codeblocks:cont-->``). The English and the Chinese page carry the same blocks, and most of a run's
 blocks passed in the run before with nothing changed. So a block's test that passed is remembered in the build cache
-(``<cache>/blocks/<key>``, ``site_tools.pages.kernels.block_passed``), and the next test with the same key passes at
-once, reported as reused in the run's summary. The key (``site_tools.pages.kernels.block_key``) holds everything the
+(``<cache>/blocks/<key>``, ``site_tools.build.kernels.block_passed``), and the next test with the same key passes at
+once, reported as reused in the run's summary. The key (``site_tools.build.kernels.block_key``) holds everything the
 outcome depends on: the test's code as Python reads it (its own block and every block that continues it; comments and
-blank lines left out), what it must print, its marks, and ``site_tools.pages.kernels.environment_digest`` (the library's
+blank lines left out), what it must print, its marks, and ``site_tools.build.kernels.environment_digest`` (the library's
 and the figures' sources, every pin, Python, the CPU, MKL's code path, torch's threads, the harness itself). Change any
 of them and the block runs again; ``PE_DOCS_NO_CACHE=1`` runs every block. A test that failed is never remembered.
 ``tests/test_block_cache.py`` checks the rule.
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from site_tools import cache
-from site_tools.pages import kernels
+from site_tools.build import kernels
 
 
 def is_page_block(item: pytest.Item) -> bool:

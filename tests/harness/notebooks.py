@@ -1,6 +1,6 @@
 """The chapter notebooks, run in the background from the moment the selected tests are known.
 
-Each chapter's generated notebook is executed on a fresh kernel by ``site_tools.pages.kernels.Runner``, two at a time,
+Each chapter's generated notebook is executed on a fresh kernel by ``site_tools.build.kernels.Runner``, two at a time,
 in the process that steers the run (under pytest-xdist, as soon as the first worker has collected: the controller
 learns the selected test ids then), writing each result into the run's folder; ``tests/test_notebooks.py`` waits for
 its notebook's result through the ``notebook_result`` fixture (and starts the run itself if nothing did).
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from harness.run import is_worker, state, steers_workers
-from site_tools.pages import kernels
+from site_tools.build import kernels
 
 NOTEBOOK_TEST = "test_notebook_runs_top_to_bottom"
 _RUNNER = pytest.StashKey[Any]()
@@ -66,7 +66,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def notebook_result(pytestconfig: pytest.Config) -> Any:
-    """``notebook_result((lang, page))``: the run of that chapter's notebook (``site_tools.pages.kernels.run``),
+    """``notebook_result((lang, page))``: the run of that chapter's notebook (``site_tools.build.kernels.run``),
     waiting for the background runner; run here if no runner was started for it."""
     out_dir = Path(state(pytestconfig)["notebooks"])
 

@@ -5,7 +5,7 @@ folder in ``pytest_configure`` and removes it at the end; under pytest-xdist it 
 plugins add to :func:`state`: the served site's address, …) to each worker through ``workerinput``. Every test
 process — the workers, the builds and servers they start, the notebook kernels — runs torch on one thread: they
 already share the cores, and threads of their own would only wait for each other. The page blocks' results are kept
-under this setting (``site_tools.pages.kernels.environment_digest``).
+under this setting (``site_tools.build.kernels.environment_digest``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Every step that reads or changes a built page (``site_tools.finish``: numbers, math, figures, the notebook
 page's styles; ``site_tools.finish.cjk``'s measure of what a reader sees) works on the tree parsed here, once
-per page, and the page is written once, from that tree.
+per page, and the page is written once, from that tree; the book, the link check of ``site_tools.pages.links`` and
+the successor watch read HTML with it too.
 
 Why Lexbor (selectolax 1.0, pinned in requirements.txt, which mkdocs-glightbox already needs): it parses as the
 HTML standard says a browser does (so the tree a step sees is the tree the reader's browser builds, implied end tags
