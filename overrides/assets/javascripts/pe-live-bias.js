@@ -13,13 +13,14 @@
 
   // ---- the computations, as pe_docs (bias.py) -------------------------------------------------------------
 
+  const largestPowerOfTwo = (n) => 2 ** Math.floor(Math.log2(n)); // at most n (log2 is exact at powers of two)
+
   // ALiBi's slopes (pe_docs.alibi_slopes): 2^(−8h/n) for n a power of two; otherwise those of the nearest smaller
   // power of two m, then every other slope of 2m heads.
   function alibiSlopes(nHeads) {
     const n = checkInt("n_heads", nHeads, 1);
     const powerOfTwo = (k) => Float64Array.from({ length: k }, (_, j) => Math.pow(2, (-8 * (j + 1)) / k));
-    let m = 1;
-    while (m * 2 <= n) m *= 2;
+    const m = largestPowerOfTwo(n);
     if (m === n) return powerOfTwo(n);
     const out = new Float64Array(n);
     out.set(powerOfTwo(m));
@@ -32,11 +33,7 @@
   function t5RelativeBucket(relativePosition, bidirectional = true, numBuckets = 32, maxDistance = 128) {
     const many = Array.isArray(relativePosition) || ArrayBuffer.isView(relativePosition);
     const offsets = many ? Array.from(relativePosition) : [relativePosition];
-    for (const rp of offsets) {
-      if (typeof rp !== "number" || !Number.isInteger(rp)) {
-        throw argumentError(TypeError, "integer", "relative_position", rp);
-      }
-    }
+    for (const rp of offsets) checkInt("relative_position", rp);
     checkBool("bidirectional", bidirectional);
     let n = checkInt("num_buckets", numBuckets, 4);
     if (bidirectional && n % 2) {
@@ -146,10 +143,8 @@
 
   function alibiCompute(v) {
     const { n_heads: n, seq_len: len, head: h, causal } = v;
-    const slopes = alibiSlopes(n);
-    let m = 1;
-    while (2 * m <= n) m *= 2;
-    return { n, len, h, causal, slopes, m, power: m === n };
+    const m = largestPowerOfTwo(n);
+    return { n, len, h, causal, slopes: alibiSlopes(n), m, power: m === n };
   }
 
   const powerOfTwo = (x) => (Math.abs(Math.log2(x) - Math.round(Math.log2(x))) < 1e-12
@@ -257,8 +252,7 @@
     c.line(steps, "pe-live__line--thin pe-live__c0");
     ctx.views.replaceChildren(figure(t.buckets, [[t.exactMark, "grey", "pe-live__swatch--band"],
       [t.lastMark, 3, "pe-live__swatch--dashed"], [t.maxMark, "grey", "pe-live__swatch--dashed"]], c.svg));
-    return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,
-      maxDistance: s.maxDistance, used: s.used, total: s.numBuckets, unused: s.unused });
+    return t.summary({ ...s, total: s.numBuckets });
   }
 
   // ---- the box ----------------------------------------------------------------------------------------------
