@@ -153,6 +153,12 @@
   }
   peDocs.inverseFrequencies = inverseFrequencies;
 
+  // The angle p · w_i of each frequency in degrees, in [0, 360): torch.rad2deg(torch.remainder(p * w, 2π)).
+  const degrees = (p, w) => Array.from(w, (x) => {
+    const a = p * x;
+    return (a - 2 * Math.PI * Math.floor(a / (2 * Math.PI))) * (180 / Math.PI);
+  });
+
   const language = () => ((document.documentElement.lang || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 
   // ---- numbers for the reader ---------------------------------------------------------------------------------
@@ -585,6 +591,7 @@
 
   peDocs.live = {
     register, start, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, pyFloat,
-    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, MESSAGES,
+    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, degrees,
+    MESSAGES,
   };
 })();
