@@ -164,9 +164,8 @@
         label: t.slopeAxis, ticks: exps.filter((_, j) => j % step === 0).map((e) => Math.pow(2, e)),
         format: powerOfTwo },
     });
-    s.slopes.forEach((x, j) => a.plot.append(svg("circle", {
-      class: j + 1 === s.h ? "pe-live__ring pe-live__c1" : "pe-live__dot pe-live__c0",
-      cx: r2(a.sx(j + 1)), cy: r2(a.sy(x)), r: j + 1 === s.h ? 4.5 : s.n > 32 ? 2 : 3 })));
+    s.slopes.forEach((x, j) => (j + 1 === s.h ? a.marker(j + 1, x, "pe-live__ring pe-live__c1", 4.5)
+      : a.marker(j + 1, x, "pe-live__dot pe-live__c0", s.n > 32 ? 2 : 3)));
 
     // the bias matrix of head h: −m·(i − j) below the diagonal, −m·|i − j| above it (or masked)
     const slope = s.slopes[s.h - 1];
@@ -193,11 +192,10 @@
       g.append(svg("text", { x: r2((k + 0.5) * cell), y: -5, "text-anchor": "middle" }, [String(k)]));
       g.append(svg("text", { x: -5, y: r2((k + 0.5) * cell + 4), "text-anchor": "end" }, [String(k)]));
     }
-    grid.append(g);
-    grid.append(svg("text", { x: 34 + (s.len * cell) / 2, y: 9, "text-anchor": "middle",
-      class: "pe-live__marktext" }, [t.keyAxis]));
-    grid.append(svg("text", { x: 0, y: 0, transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`,
-      "text-anchor": "middle", class: "pe-live__marktext" }, [t.query]));
+    grid.append(g, svg("text", { x: 34 + (s.len * cell) / 2, y: 9, "text-anchor": "middle",
+      class: "pe-live__marktext" }, [t.keyAxis]), svg("text", { x: 0, y: 0,
+      transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`, "text-anchor": "middle",
+      class: "pe-live__marktext" }, [t.query]));
 
     ctx.views.replaceChildren(element("div", { className: "pe-live__pair",
       style: `grid-template-columns: ${width < full ? "1fr 1fr" : "1fr"}` },
@@ -211,9 +209,7 @@
 
   function t5Compute(v) {
     const { bidirectional, num_buckets: numBuckets, max_distance: maxDistance, reach } = v;
-    const bucket = t5RelativeBucket;
-    // checks num_buckets and max_distance, with pe_docs' rules
-    bucket(0, bidirectional, numBuckets, maxDistance);
+    const bucket = t5RelativeBucket; // checks num_buckets and max_distance, with pe_docs' rules
     const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
     const buckets = bucket(offsets, bidirectional, numBuckets, maxDistance);
     const half = bidirectional ? numBuckets / 2 : numBuckets;

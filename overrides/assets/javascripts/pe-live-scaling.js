@@ -288,9 +288,7 @@
     b.plot.append(svg("text", { class: "pe-live__marktext", x: b.x0 + 4, y: r2(b.sy(1)) - 3 }, [t.oneTurn]));
     b.line(indexed(s.trainedTurns), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
     b.line(indexed(s.targetTurns), "pe-live__c0");
-    for (const i of s.beyond) {
-      b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
-    }
+    for (const i of s.beyond) b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
     const trained = [t.trained, "grey", "pe-live__swatch--dashed"];
     const slowBand = [t.slowBand, "grey", "pe-live__swatch--band"];
     ctx.views.replaceChildren(figure(t.frequencies, [trained, [t.scaled, 0], slowBand], a.svg),
