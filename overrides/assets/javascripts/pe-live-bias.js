@@ -13,13 +13,14 @@
 
   // ---- the computations, as pe_docs (bias.py) -------------------------------------------------------------
 
+  const largestPowerOfTwo = (n) => 2 ** Math.floor(Math.log2(n)); // at most n (log2 is exact at powers of two)
+
   // ALiBi's slopes (pe_docs.alibi_slopes): 2^(−8h/n) for n a power of two; otherwise those of the nearest smaller
   // power of two m, then every other slope of 2m heads.
   function alibiSlopes(nHeads) {
     const n = checkInt("n_heads", nHeads, 1);
     const powerOfTwo = (k) => Float64Array.from({ length: k }, (_, j) => Math.pow(2, (-8 * (j + 1)) / k));
-    let m = 1;
-    while (m * 2 <= n) m *= 2;
+    const m = largestPowerOfTwo(n);
     if (m === n) return powerOfTwo(n);
     const out = new Float64Array(n);
     out.set(powerOfTwo(m));
@@ -32,11 +33,7 @@
   function t5RelativeBucket(relativePosition, bidirectional = true, numBuckets = 32, maxDistance = 128) {
     const many = Array.isArray(relativePosition) || ArrayBuffer.isView(relativePosition);
     const offsets = many ? Array.from(relativePosition) : [relativePosition];
-    for (const rp of offsets) {
-      if (typeof rp !== "number" || !Number.isInteger(rp)) {
-        throw argumentError(TypeError, "integer", "relative_position", rp);
-      }
-    }
+    for (const rp of offsets) checkInt("relative_position", rp);
     checkBool("bidirectional", bidirectional);
     let n = checkInt("num_buckets", numBuckets, 4);
     if (bidirectional && n % 2) {
@@ -146,10 +143,8 @@
 
   function alibiCompute(v) {
     const { n_heads: n, seq_len: len, head: h, causal } = v;
-    const slopes = alibiSlopes(n);
-    let m = 1;
-    while (2 * m <= n) m *= 2;
-    return { n, len, h, causal, slopes, m, power: m === n };
+    const m = largestPowerOfTwo(n);
+    return { n, len, h, causal, slopes: alibiSlopes(n), m, power: m === n };
   }
 
   const powerOfTwo = (x) => (Math.abs(Math.log2(x) - Math.round(Math.log2(x))) < 1e-12
@@ -169,9 +164,8 @@
         label: t.slopeAxis, ticks: exps.filter((_, j) => j % step === 0).map((e) => Math.pow(2, e)),
         format: powerOfTwo },
     });
-    s.slopes.forEach((x, j) => a.plot.append(svg("circle", {
-      class: j + 1 === s.h ? "pe-live__ring pe-live__c1" : "pe-live__dot pe-live__c0",
-      cx: r2(a.sx(j + 1)), cy: r2(a.sy(x)), r: j + 1 === s.h ? 4.5 : s.n > 32 ? 2 : 3 })));
+    s.slopes.forEach((x, j) => (j + 1 === s.h ? a.marker(j + 1, x, "pe-live__ring pe-live__c1", 4.5)
+      : a.marker(j + 1, x, "pe-live__dot pe-live__c0", s.n > 32 ? 2 : 3)));
 
     // the bias matrix of head h: −m·(i − j) below the diagonal, −m·|i − j| above it (or masked)
     const slope = s.slopes[s.h - 1];
@@ -198,11 +192,10 @@
       g.append(svg("text", { x: r2((k + 0.5) * cell), y: -5, "text-anchor": "middle" }, [String(k)]));
       g.append(svg("text", { x: -5, y: r2((k + 0.5) * cell + 4), "text-anchor": "end" }, [String(k)]));
     }
-    grid.append(g);
-    grid.append(svg("text", { x: 34 + (s.len * cell) / 2, y: 9, "text-anchor": "middle",
-      class: "pe-live__marktext" }, [t.keyAxis]));
-    grid.append(svg("text", { x: 0, y: 0, transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`,
-      "text-anchor": "middle", class: "pe-live__marktext" }, [t.query]));
+    grid.append(g, svg("text", { x: 34 + (s.len * cell) / 2, y: 9, "text-anchor": "middle",
+      class: "pe-live__marktext" }, [t.keyAxis]), svg("text", { x: 0, y: 0,
+      transform: `translate(9 ${30 + (s.len * cell) / 2}) rotate(-90)`, "text-anchor": "middle",
+      class: "pe-live__marktext" }, [t.query]));
 
     ctx.views.replaceChildren(element("div", { className: "pe-live__pair",
       style: `grid-template-columns: ${width < full ? "1fr 1fr" : "1fr"}` },
@@ -216,9 +209,7 @@
 
   function t5Compute(v) {
     const { bidirectional, num_buckets: numBuckets, max_distance: maxDistance, reach } = v;
-    const bucket = t5RelativeBucket;
-    // checks num_buckets and max_distance, with pe_docs' rules
-    bucket(0, bidirectional, numBuckets, maxDistance);
+    const bucket = t5RelativeBucket; // checks num_buckets and max_distance, with pe_docs' rules
     const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
     const buckets = bucket(offsets, bidirectional, numBuckets, maxDistance);
     const half = bidirectional ? numBuckets / 2 : numBuckets;
@@ -257,8 +248,7 @@
     c.line(steps, "pe-live__line--thin pe-live__c0");
     ctx.views.replaceChildren(figure(t.buckets, [[t.exactMark, "grey", "pe-live__swatch--band"],
       [t.lastMark, 3, "pe-live__swatch--dashed"], [t.maxMark, "grey", "pe-live__swatch--dashed"]], c.svg));
-    return t.summary({ bidirectional: s.bidirectional, half: s.half, exact: s.exact, last: s.last,
-      maxDistance: s.maxDistance, used: s.used, total: s.numBuckets, unused: s.unused });
+    return t.summary({ ...s, total: s.numBuckets });
   }
 
   // ---- the box ----------------------------------------------------------------------------------------------

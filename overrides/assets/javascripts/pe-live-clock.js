@@ -7,17 +7,10 @@
 
   const live = window.peDocs.live;
   const { element, svg, r2 } = live;
-  const TAU = 2 * Math.PI;
   const DEG = 180 / Math.PI;
-  const RATES = ["2", "10", "100"];
 
   // Angle of every hand at position p, in degrees in [0, 360): torch.rad2deg(torch.remainder(p * w, 2π)).
-  function clockAngles(p, dModel = 8, base = 10000) {
-    return Array.from(window.peDocs.inverseFrequencies(dModel, base), (w) => {
-      const x = p * w;
-      return (x - TAU * Math.floor(x / TAU)) * DEG;
-    });
-  }
+  const clockAngles = (p, dModel = 8, base = 10000) => live.degrees(p, window.peDocs.inverseFrequencies(dModel, base));
   window.peDocs.clockAngles = clockAngles;
 
   const TEXT = {
@@ -73,13 +66,13 @@
     return live.fmt(w);
   }
 
-  function compute(v, d, base) {
-    const [p, k] = [v.position, v.offset];
-    const w = Array.from(window.peDocs.inverseFrequencies(d, base));
-    const at = clockAngles(p, d, base);
-    const next = clockAngles(p + k, d, base);
-    const turns = clockAngles(k, d, base); // k·w_i mod 2π: the turn, whatever p is
-    return { p, k, q: p + k, w, at, next, turns, rate: Number(v.rate) };
+  // The hands at p and p + k, of the div's data-d-model and data-base (those of the still figure).
+  function compute(v, t, root) {
+    const [p, k, d] = [v.position, v.offset, Number(root.dataset.dModel || 8)];
+    const w = Array.from(window.peDocs.inverseFrequencies(d, Number(root.dataset.base || 10000)));
+    // turns: k·w_i mod 2π, the turn from p to p + k, whatever p is
+    return { p, k, q: p + k, w, at: live.degrees(p, w), next: live.degrees(p + k, w), turns: live.degrees(k, w),
+      rate: Number(v.rate) };
   }
 
   // A point on the face at angle θ (degrees clockwise from twelve) and radius ρ.
@@ -151,9 +144,7 @@
       button.textContent = playing ? t.pause : t.play;
       button.setAttribute("aria-pressed", String(playing));
     };
-    let frame = 0;
-    let origin = 0;
-    let start = 0;
+    let [frame, origin, start] = [0, 0, 0];
     const stop = () => {
       if (!frame) return;
       cancelAnimationFrame(frame);
@@ -179,19 +170,15 @@
     });
     pressed(false);
     form.append(element("div", { className: "pe-live__field pe-live__field--button" }, [button]));
-    form.addEventListener("input", (event) => {
-      if (event.isTrusted) stop();
-    });
+    form.addEventListener("input", (event) => event.isTrusted && stop());
   }
 
   live.register("clock", {
     fields: [
       { key: "position", value: 0, min: 0, max: 1000000, slider: { min: 0, max: 1000 } },
       { key: "offset", value: 10, min: 0, max: 100000, slider: { min: 0, max: 100 } },
-      { key: "rate", type: "select", options: RATES, value: "10" },
+      { key: "rate", type: "select", options: ["2", "10", "100"], value: "10" },
     ],
-    text: TEXT,
-    compute: (v, t, root) => compute(v, Number(root.dataset.dModel || 8), Number(root.dataset.base || 10000)),
-    render, extra,
+    text: TEXT, compute, render, extra,
   });
 })();

@@ -132,8 +132,7 @@
     // the score at every shift 0 … SHIFTS of both positions (kept while only the shift moves)
     const key = [d, base, pairing, v.vectors, m0, n0].join(" ");
     if (!scores || scores.key !== key) {
-      const values = new Float64Array(SHIFTS + 1);
-      for (let s = 0; s <= SHIFTS; s++) values[s] = dot(turn(q, m0 + s), turn(k, n0 + s));
+      const values = Float64Array.from({ length: SHIFTS + 1 }, (_, s) => dot(turn(q, m0 + s), turn(k, n0 + s)));
       scores = { key, values };
     }
     const change = Math.max(...Array.from(scores.values, (x) => Math.abs(x - score)));
@@ -141,16 +140,9 @@
     const reach = Math.min(1024, Math.max(48, 2 * Math.abs(n - m) + 8));
     const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
     const curve = offsets.map((o) => dot(qr, turn(k, m + o)));
-    const angle = (p) => Array.from(w, (x) => {
-      const a = (p * x) % (2 * Math.PI);
-      return ((a < 0 ? a + 2 * Math.PI : a) * 180) / Math.PI;
-    });
     return { d, base, pairing, m0, n0, shift, m, n, q, k, qr, kr, score, plain: dot(q, k), change, w,
-      offsets, curve, qAngles: angle(m), kAngles: angle(n) };
+      offsets, curve, qAngles: live.degrees(m, w), kAngles: live.degrees(n, w) };
   }
-
-  // Pairs to draw: 0, 1, the middle one and the last (fewer for small heads).
-  const shownPairs = (h) => [...new Set([0, 1, Math.floor(h / 2), h - 1].filter((i) => i < h))];
 
   function pairView(s, i, size, t) {
     const [a, b] = features(i, s.d, s.pairing);
@@ -180,7 +172,7 @@
   function render(s, ctx) {
     const { t, width } = ctx;
     const h = s.d / 2;
-    const pairs = shownPairs(h);
+    const pairs = [...new Set([0, 1, Math.floor(h / 2), h - 1].filter((i) => i < h))]; // fewer for small heads
     const columns = width >= 520 ? pairs.length : 2;
     const size = Math.min(150, Math.floor((width - 12 * (columns - 1)) / columns));
     const faces = element("div", { className: "pe-live__faces" }, pairs.map((i) => pairView(s, i, size, t)));
@@ -191,10 +183,8 @@
       y: { lo: 0, hi: 360, label: t.angleAxis, ticks: [0, 90, 180, 270, 360] },
     });
     for (const [angles, colour] of [[s.kAngles, 1], [s.qAngles, 0]]) {
-      const dots = svg("g", { class: `pe-live__c${colour}` });
-      angles.forEach((x, i) => dots.append(svg("circle", { class: "pe-live__dot", cx: r2(a.sx(i)),
-        cy: r2(a.sy(x)), r: h > 64 ? 1.6 : 2.6 })));
-      a.plot.append(dots);
+      a.plot.append(svg("g", { class: `pe-live__c${colour}` }, angles.map((x, i) => svg("circle", {
+        class: "pe-live__dot", cx: r2(a.sx(i)), cy: r2(a.sy(x)), r: h > 64 ? 1.6 : 2.6 }))));
     }
 
     const [lo, hi] = [Math.min(...s.curve, s.plain), Math.max(...s.curve, s.plain)];

@@ -16,36 +16,17 @@
 
   const map = (w, f) => Float64Array.from(w, f);
 
-  // Position interpolation: every frequency divided by s (pe_docs.analysis.position_interpolation_frequencies).
-  function positionInterpolationFrequencies(headDim, scale, base = 10000) {
-    const d = checkEven(headDim, "head_dim");
-    const s = checkReal("scale", scale, 1);
-    return map(inverseFrequencies(d, base), (x) => x / s);
-  }
-
-  // The "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_base).
-  function ntkAwareBase(headDim, scale, base = 10000) {
+  // The frequencies of the "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_frequencies).
+  function ntkAwareFrequencies(headDim, scale, base = 10000) {
     const d = checkEven(headDim, "head_dim");
     if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
     const s = checkReal("scale", scale, 1);
-    return checkBase(base) * Math.pow(s, d / (d - 2));
+    return inverseFrequencies(d, checkBase(base) * Math.pow(s, d / (d - 2)));
   }
 
-  function ntkAwareFrequencies(headDim, scale, base = 10000) {
-    const d = checkEven(headDim, "head_dim");
-    return inverseFrequencies(d, ntkAwareBase(headDim, scale, base));
-  }
-
-  // Hugging Face's "dynamic" scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L).
-  function dynamicNtkScale(factor, seqLen, originalLen) {
-    const f = checkReal("factor", factor, 1);
-    const n = checkInt("seq_len", seqLen, 1);
-    const length = checkInt("original_len", originalLen, 1);
-    return (f * Math.max(n, length)) / length - (f - 1);
-  }
-
-  // The unrounded pair indices where YaRN's ramp starts and ends (pe_docs.rope_scaling._yarn_ends).
-  function yarnEnds(headDim, originalLen, base, betaFast, betaSlow) {
+  // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries);
+  // not rounded to whole pair indices if `truncate` is false (pe_docs.rope_scaling._yarn_ends).
+  function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
     const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);
     const b = checkBase(base);
@@ -54,43 +35,8 @@
     const slow = checkReal("beta_slow", betaSlow, 0, true);
     if (slow > fast) throw argumentError(RangeError, "belowFast", "beta_slow", slow, fast, { fix: fast });
     const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(b));
-    return [index(fast), index(slow), d];
-  }
-
-  // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries).
-  function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1) {
-    const [low, high, d] = yarnEnds(headDim, originalLen, base, betaFast, betaSlow);
-    return [Math.max(Math.floor(low), 0), Math.min(Math.ceil(high), d - 1)];
-  }
-
-  function yarnFrequencies(headDim, scale, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
-    const d = checkEven(headDim, "head_dim");
-    const s = checkReal("scale", scale, 1);
-    checkBool("truncate", truncate);
-    const ends = yarnEnds(d, originalLen, base, betaFast, betaSlow);
-    const [low, high] = truncate ? yarnBoundaries(d, originalLen, base, betaFast, betaSlow)
-      : [Math.max(ends[0], 0), Math.min(ends[1], d - 1)];
-    const span = high !== low ? high - low : 0.001;
-    return map(inverseFrequencies(d, base), (x, i) => {
-      const ramp = Math.min(Math.max((i - low) / span, 0), 1);
-      return (1 - ramp) * x + ramp * (x / s);
-    });
-  }
-
-  const yarnAttentionFactor = (scale) => 0.1 * Math.log(checkReal("scale", scale, 1)) + 1;
-
-  function llama3Frequencies(headDim, factor, originalLen, base = 10000, lowFreqFactor = 1, highFreqFactor = 4) {
-    const d = checkEven(headDim, "head_dim");
-    const s = checkReal("factor", factor, 1);
-    const length = checkInt("original_len", originalLen, 1);
-    const low = checkReal("low_freq_factor", lowFreqFactor, 0, true);
-    const high = checkReal("high_freq_factor", highFreqFactor, 0, true);
-    if (high <= low) throw argumentError(RangeError, "aboveLow", "high_freq_factor", highFreqFactor, low);
-    return map(inverseFrequencies(d, base), (x) => {
-      const turns = length / ((2 * Math.PI) / x); // over the trained length, at the wavelength 2π / x
-      const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
-      return (1 - gamma) * (x / s) + gamma * x;
-    });
+    const [low, high] = truncate ? [Math.floor(index(fast)), Math.ceil(index(slow))] : [index(fast), index(slow)];
+    return [Math.max(low, 0), Math.min(high, d - 1)];
   }
 
   const ROPE_TYPES = ["default", "linear", "dynamic", "yarn", "llama3"];
@@ -140,27 +86,42 @@
       if (ropeType !== "dynamic") throw argumentError(RangeError, "dynamicOnly", "seq_len", seqLen, ropeType);
     }
     const key = (name) => `scaling['${name}']`;
-    const result = (invFreq, attentionScaling) => ({ invFreq, attentionScaling });
-    if (ropeType === "default") return result(inverseFrequencies(d, b), 1);
+    const result = (invFreq, attentionScaling = 1) => ({ invFreq, attentionScaling });
+    if (ropeType === "default") return result(inverseFrequencies(d, b));
     const factor = checkReal(key("factor"), params.factor, 1);
-    if (ropeType === "linear") return result(positionInterpolationFrequencies(d, factor, b), 1);
+    // position interpolation: every frequency divided by the factor
+    if (ropeType === "linear") return result(map(inverseFrequencies(d, b), (x) => x / factor));
     const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
     if (ropeType === "dynamic") {
-      if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
-      const scale = dynamicNtkScale(factor, seqLen !== null && seqLen !== undefined ? seqLen : original, original);
-      return result(ntkAwareFrequencies(d, scale, b), 1);
+      // Hugging Face's scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L)
+      const scale = (factor * Math.max(seqLen ?? original, original)) / original - (factor - 1);
+      return result(ntkAwareFrequencies(d, scale, b));
     }
     if (ropeType === "llama3") {
       const low = checkReal(key("low_freq_factor"), params.low_freq_factor);
       const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
-      return result(llama3Frequencies(d, factor, original, b, low, high), 1);
+      // pe_docs.analysis.llama3_frequencies' own checks, under its argument names
+      checkReal("low_freq_factor", low, 0, true);
+      checkReal("high_freq_factor", high, 0, true);
+      if (high <= low) throw argumentError(RangeError, "aboveLow", "high_freq_factor", high, low);
+      return result(map(inverseFrequencies(d, b), (x) => {
+        const turns = original / ((2 * Math.PI) / x); // over the trained length, at the wavelength 2π / x
+        const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
+        return (1 - gamma) * (x / factor) + gamma * x;
+      }));
     }
     // None is the default; 0 is refused, not replaced (transformers' `get("beta_fast") or 32` reads 0 as the default)
     const beta = (name, fallback) => (params[name] == null ? fallback : checkReal(key(name), params[name], 0, true));
     const [betaFast, betaSlow] = [beta("beta_fast", 32), beta("beta_slow", 1)];
     const truncate = "truncate" in params ? params.truncate : true;
     checkBool(key("truncate"), truncate);
-    const w = yarnFrequencies(d, factor, original, b, betaFast, betaSlow, truncate);
+    // YaRN: each pair's frequency unchanged, divided by the factor, or a blend along the ramp from low to high
+    const [low, high] = yarnBoundaries(d, original, b, betaFast, betaSlow, truncate);
+    const span = high !== low ? high - low : 0.001;
+    const w = map(inverseFrequencies(d, b), (x, i) => {
+      const ramp = Math.min(Math.max((i - low) / span, 0), 1);
+      return (1 - ramp) * x + ramp * (x / factor);
+    });
     let attention = params.attention_factor;
     if (attention !== undefined && attention !== null) {
       attention = checkReal(key("attention_factor"), attention, 0, true);
@@ -168,14 +129,11 @@
       const m = checkReal(key("mscale"), params.mscale);
       const mAll = checkReal(key("mscale_all_dim"), params.mscale_all_dim);
       attention = (0.1 * m * Math.log(factor) + 1) / (0.1 * mAll * Math.log(factor) + 1);
-    } else attention = yarnAttentionFactor(factor);
+    } else attention = 0.1 * Math.log(factor) + 1;
     return result(w, attention);
   }
 
-  Object.assign(window.peDocs, {
-    ropeFrequencies, positionInterpolationFrequencies, ntkAwareBase, ntkAwareFrequencies, dynamicNtkScale,
-    yarnBoundaries, yarnFrequencies, yarnAttentionFactor, llama3Frequencies, ROPE_TYPES,
-  });
+  Object.assign(window.peDocs, { ropeFrequencies, ntkAwareFrequencies, yarnBoundaries });
 
   // ---- the figure ---------------------------------------------------------------------------------------------
   const METHODS = ["none", "linear", "ntk", "dynamic", "yarn", "llama3"];
@@ -330,9 +288,7 @@
     b.plot.append(svg("text", { class: "pe-live__marktext", x: b.x0 + 4, y: r2(b.sy(1)) - 3 }, [t.oneTurn]));
     b.line(indexed(s.trainedTurns), "pe-live__line--dashed pe-live__line--thin pe-live__cgrey");
     b.line(indexed(s.targetTurns), "pe-live__c0");
-    for (const i of s.beyond) {
-      b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
-    }
+    for (const i of s.beyond) b.marker(i, s.targetTurns[i], "pe-live__dot pe-live__c3", h > 64 ? 2.2 : 3);
     const trained = [t.trained, "grey", "pe-live__swatch--dashed"];
     const slowBand = [t.slowBand, "grey", "pe-live__swatch--band"];
     ctx.views.replaceChildren(figure(t.frequencies, [trained, [t.scaled, 0], slowBand], a.svg),

@@ -34,15 +34,12 @@
   // RdBu_r, the colour map of the build-time heatmap (pe_docs.plotting.table), as 11 stops: −1 … 1.
   const STOPS = ["#053061", "#2065ab", "#4393c3", "#90c4dd", "#d1e5f0", "#f7f6f6", "#fddbc7", "#f3a481", "#d6604d",
     "#b1182b", "#67001f"];
-  const LUT = new Uint8Array(256 * 3);
-  for (let j = 0; j < 256; j++) {
-    const t = (j / 255) * (STOPS.length - 1);
+  const LUT = Uint8Array.from({ length: 256 * 3 }, (_, o) => { // 256 colours, [r, g, b] each
+    const [t, c] = [(Math.floor(o / 3) / 255) * (STOPS.length - 1), o % 3];
     const k = Math.min(STOPS.length - 2, Math.floor(t));
-    for (let c = 0; c < 3; c++) {
-      const [a, b] = [STOPS[k], STOPS[k + 1]].map((h) => parseInt(h.slice(1 + 2 * c, 3 + 2 * c), 16));
-      LUT[3 * j + c] = Math.round(a * (1 - (t - k)) + b * (t - k));
-    }
-  }
+    const [a, b] = [STOPS[k], STOPS[k + 1]].map((h) => parseInt(h.slice(1 + 2 * c, 3 + 2 * c), 16));
+    return Math.round(a * (1 - (t - k)) + b * (t - k));
+  });
 
   const TEXT = {
     en: {

@@ -153,6 +153,12 @@
   }
   peDocs.inverseFrequencies = inverseFrequencies;
 
+  // The angle p · w_i of each frequency in degrees, in [0, 360): torch.rad2deg(torch.remainder(p * w, 2π)).
+  const degrees = (p, w) => Array.from(w, (x) => {
+    const a = p * x;
+    return (a - 2 * Math.PI * Math.floor(a / (2 * Math.PI))) * (180 / Math.PI);
+  });
+
   const language = () => ((document.documentElement.lang || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 
   // ---- numbers for the reader ---------------------------------------------------------------------------------
@@ -176,34 +182,28 @@
 
   // Indices as ranges: [0, 1, 2, 5] -> "0–2, 5".
   function ranges(indices) {
-    const parts = [];
-    for (let k = 0; k < indices.length; k++) {
-      let j = k;
-      while (j + 1 < indices.length && indices[j + 1] === indices[j] + 1) j++;
-      parts.push(j > k ? `${indices[k]}–${indices[j]}` : String(indices[k]));
-      k = j;
+    const runs = []; // [first, last] of each run of consecutive indices
+    for (const i of indices) {
+      if (runs.length && i === runs[runs.length - 1][1] + 1) runs[runs.length - 1][1] = i;
+      else runs.push([i, i]);
     }
-    return parts.join(", ");
+    return runs.map(([a, b]) => (b > a ? `${a}–${b}` : String(a))).join(", ");
   }
 
   // ---- DOM and SVG --------------------------------------------------------------------------------------------
 
-  function element(tag, props, children) {
-    const el = document.createElement(tag);
+  // An element (in `namespace`, if given) with its properties, attributes (props.attrs; null and undefined ones left
+  // out) and children (null and undefined ones left out); svg(): an SVG element with its attributes.
+  function element(tag, props, children, namespace) {
+    const el = namespace ? document.createElementNS(namespace, tag) : document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
-      if (k === "attrs") for (const [a, x] of Object.entries(v)) el.setAttribute(a, x);
-      else el[k] = v;
+      if (k !== "attrs") el[k] = v;
+      else for (const [a, x] of Object.entries(v || {})) if (x !== undefined && x !== null) el.setAttribute(a, x);
     }
     for (const child of children || []) if (child !== null && child !== undefined) el.append(child);
     return el;
   }
-
-  function svg(tag, attrs, children) {
-    const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) el.setAttribute(k, v);
-    for (const child of children || []) if (child !== null && child !== undefined) el.append(child);
-    return el;
-  }
+  const svg = (tag, attrs, children) => element(tag, { attrs }, children, "http://www.w3.org/2000/svg");
 
   // Set `attrs` on el if `on`, else remove them.
   const attributes = (el, attrs, on) => Object.entries(attrs)
@@ -428,15 +428,6 @@
       },
     };
 
-    // The field in error (if any) marked invalid and described by the message; every number field by its range.
-    function mark(field) {
-      for (const [key, { input, hint }] of Object.entries(fields)) {
-        const described = [hint && hint.id, key === field && error.id].filter(Boolean).join(" ");
-        attributes(input, { "aria-invalid": "true" }, key === field);
-        attributes(input, { "aria-describedby": described }, described !== "");
-      }
-    }
-
     // `changed`: the field the reader changed. Another field that it puts out of range is adapted to the nearest
     // good value (and the reader told), or named in the message beside the figures of the last good setting.
     let computed = null; // the settings of the last update
@@ -471,7 +462,13 @@
       adjusted.textContent = notes.join(" ");
       if (write) writeAddress(kind, shown, root.id);
       Object.assign(state, { data, error: failed && message(failed[0]) });
-      mark(failed && failed[1]);
+      // the field in error (if any) marked invalid and described by the message; every number field by its range
+      for (const [key, { input, hint }] of Object.entries(fields)) {
+        const invalid = !!failed && key === failed[1];
+        const described = [hint && hint.id, invalid && error.id].filter(Boolean).join(" ");
+        attributes(input, { "aria-invalid": "true" }, invalid);
+        attributes(input, { "aria-describedby": described }, described !== "");
+      }
       error.hidden = !failed;
       error.textContent = state.error || "";
       root.dataset.state = failed ? "error" : "ok";
@@ -594,6 +591,7 @@
 
   peDocs.live = {
     register, start, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, pyFloat,
-    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, MESSAGES,
+    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, degrees,
+    MESSAGES,
   };
 })();
