@@ -157,8 +157,8 @@
       const rate = state.data ? state.data.rate : 10;
       const p = (origin + Math.floor(((now - start) / 1000) * rate)) % 1001;
       if (String(p) !== state.values.position) ctx.set("position", p, { write: false, quiet: true });
-      frame = state.data ? requestAnimationFrame(tick) : 0;
-      if (!frame) stop();
+      if (!state.data) return stop(); // settings made invalid while playing: stop, and say so on the button
+      frame = requestAnimationFrame(tick);
     };
     button.addEventListener("click", () => {
       if (frame) return stop();
