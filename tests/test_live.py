@@ -997,6 +997,13 @@ def test_clock_hands_turn_by_the_same_angle_at_every_position(visits: object, la
     v.page.keyboard.press("Enter")
     p = v.state(part)["data"]["p"]
     assert button.get_attribute("aria-pressed") == "false" and v.address("clock")["position"] == str(p)
+    # typing in a field while it plays stops it (here with a bad offset), and the button reads Play again
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    v.enter(part, "offset", "-1")
+    v.page.wait_for_function(f"() => document.querySelector('#{part} button').getAttribute('aria-pressed') === 'false'")
+    assert button.inner_text() == ("播放" if v.zh else "Play")
+    v.enter(part, "offset", "10")
 
     # bad settings: a message in the page's language, and back
     v.enter(part, "position", "-3")
