@@ -407,9 +407,8 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     """
     page = pages.parse(markdown)
     shown = [item.name for item in walk(list(page.items)) if isinstance(item, Figure)]
-    for name in shown:
-        if name not in FIGURES:
-            raise ValueError(f"figure {name!r} is not registered in site_tools/build/figures.py")
+    if unknown := [name for name in shown if name not in FIGURES]:
+        raise ValueError(f"figure {unknown[0]!r} is not registered in site_tools/build/figures.py")
     writer = _Writer(site, src_uri)
     title = page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
     writer.markdown = intro(site, src_uri, title, bool(shown)).split("\n")
