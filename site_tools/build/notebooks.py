@@ -174,8 +174,7 @@ class Site:
         without ``site_url``."""
         if not self.site_url:
             return None
-        url = engine.page_url(src_uri, self.use_directory_urls)
-        return urljoin(self.site_url.rstrip("/") + "/", url)
+        return urljoin(self.site_url.rstrip("/") + "/", engine.page_url(src_uri, self.use_directory_urls))
 
     def resolve(self, target: str, src_uri: str) -> str | None:
         """Where a link of page ``src_uri`` points, as an absolute URL; ``None`` when it cannot be one."""

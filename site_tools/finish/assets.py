@@ -61,8 +61,7 @@ def svg_size(path: Path) -> tuple[int, int] | None:
         head = path.read_bytes()[:4096].decode("utf-8", "replace")
     except OSError:
         return None
-    found = _SVG_SIZE.search(head)
-    if not found:
+    if not (found := _SVG_SIZE.search(head)):
         return None
     width, wunit, height, hunit = found.groups()
     return round(float(width) * _PX_PER[wunit]), round(float(height) * _PX_PER[hunit])

@@ -243,8 +243,7 @@ def _fold(node: ast.AST) -> float | None:
 
 def _values_in(node: ast.AST) -> Iterator[float]:
     for sub in ast.walk(node):
-        v = _fold(sub)
-        if v is not None:
+        if (v := _fold(sub)) is not None:
             yield v
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
             for _, _, candidates, parts in numbers_in(sub.value, skip_structure=False):
