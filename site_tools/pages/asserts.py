@@ -43,26 +43,27 @@ _EQUALITY = (ast.Eq, ast.LtE, ast.GtE, ast.Is)
 
 
 def _name(func: ast.expr) -> str:
-    match func:
-        case ast.Attribute(attr=name) | ast.Name(id=name):
-            return name
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
     return ""
 
 
 def _constant(node: ast.expr) -> tuple[bool, object]:
     """(is a constant, its value) — numbers with a sign, ``math.inf``/``float("inf")``/``torch.inf`` included."""
-    match node:
-        case ast.Constant(value=value):
-            return True, value
-        case ast.UnaryOp(op=ast.USub() | ast.UAdd() as op, operand=operand):
-            ok, value = _constant(operand)
-            if ok and isinstance(value, int | float) and not isinstance(value, bool):
-                return True, -value if isinstance(op, ast.USub) else value
-        case ast.Attribute(attr="inf"):
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        ok, value = _constant(node.operand)
+        if ok and isinstance(value, int | float) and not isinstance(value, bool):
+            return True, -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.Attribute) and node.attr == "inf":
+        return True, math.inf
+    if isinstance(node, ast.Call) and _name(node.func) == "float" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and str(arg.value).lower().lstrip("+") in {"inf", "infinity"}:
             return True, math.inf
-        case ast.Call(func=func, args=[ast.Constant(value=text)]) if _name(func) == "float":
-            if str(text).lower().lstrip("+") in {"inf", "infinity"}:
-                return True, math.inf
     return False, None
 
 

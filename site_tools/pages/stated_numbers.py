@@ -221,23 +221,22 @@ _ARITHMETIC = {
 
 def _fold(node: ast.AST) -> float | None:
     """The value of a constant arithmetic expression (``2**-24``, ``1.25 * 2**-24``, ``-9.2``), else None."""
-    match node:
-        case ast.Constant(value=int() | float() as value) if not isinstance(value, bool):
-            return float(value)
-        case ast.UnaryOp(op=ast.USub() | ast.UAdd() as op, operand=operand):
-            v = _fold(operand)
-            return None if v is None else (-v if isinstance(op, ast.USub) else v)
-        case ast.Call(func=ast.Attribute(attr="sqrt"), args=[arg], keywords=[]):
-            v = _fold(arg)
-            return None if v is None or v < 0 else math.sqrt(v)
-        case ast.BinOp(left=left_node, op=op, right=right_node) if type(op) in _ARITHMETIC:
-            left, right = _fold(left_node), _fold(right_node)
-            if left is None or right is None:
-                return None
-            try:
-                return float(_ARITHMETIC[type(op)](left, right))
-            except (ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex power, (-8) ** 0.5
-                return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        v = _fold(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "sqrt" and not node.keywords:  # math.sqrt(x)
+        v = _fold(node.args[0]) if len(node.args) == 1 else None
+        return None if v is None or v < 0 else math.sqrt(v)
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _fold(node.left), _fold(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            return float(_ARITHMETIC[type(node.op)](left, right))
+        except (ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex power, (-8) ** 0.5
+            return None
     return None
 
 
