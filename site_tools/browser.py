@@ -29,15 +29,9 @@ from site_tools import ROOT
 from site_tools.layout import SITE_DIR
 
 CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
 
 
 def chromium_path() -> str:
@@ -57,9 +51,7 @@ def gzipped(data: bytes) -> bytes:
 
 
 class _PagesHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves ``directory`` at the URL path ``prefix`` and answers every missing address with the root
-    ``404.html`` and status 404, as GitHub Pages does for a project site; like it, sends text (:data:`GZIPPED`)
-    gzip-compressed to a browser that accepts it."""
+    """Serves ``directory`` at the URL path ``prefix`` as GitHub Pages serves a project site (:func:`serve_site`)."""
 
     prefix = "/"
 
@@ -131,18 +123,13 @@ def serve_site(root: Path = SITE_DIR, prefix: str = "/", port: int = 0) -> Itera
             httpd.shutdown()
 
 
-_SHARED: list[Any] = []  # [playwright, browser] once started
+def _stop(playwright: Any, chromium: Any) -> None:
+    with contextlib.suppress(Exception):  # the driver may already be gone at interpreter exit
+        chromium.close()
+        playwright.stop()
 
 
-def _stop_shared() -> None:
-    if _SHARED:
-        playwright, chromium = _SHARED
-        _SHARED.clear()
-        with contextlib.suppress(Exception):  # the driver may already be gone at interpreter exit
-            chromium.close()
-            playwright.stop()
-
-
+@functools.cache
 def shared_browser() -> Any:
     """The process's headless Chromium, started on first use and closed when the process exits.
 
@@ -150,13 +137,12 @@ def shared_browser() -> Any:
     starting Chromium takes a second: every caller in a process (a pytest-xdist worker runs all its browser tests in
     one) shares this browser and opens its own contexts in it.
     """
-    if not _SHARED:
-        from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright
 
-        playwright = sync_playwright().start()
-        _SHARED.extend([playwright, playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)])
-        atexit.register(_stop_shared)
-    return _SHARED[1]
+    playwright = sync_playwright().start()
+    chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    atexit.register(_stop, playwright, chromium)
+    return chromium
 
 
 def browser() -> contextlib.AbstractContextManager[Any]:
@@ -245,18 +231,11 @@ class FirstView:
         )
         self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
-    def first_contentful_paint(self) -> float | None:
-        """Milliseconds from navigation to the first contentful paint, as the page's Performance API has it."""
-        return self.page.evaluate(
-            "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
-        )
-
-    def axe(self, tags: tuple[str, ...] = AXE_TAGS, rules: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-        """axe-core's violations of the rules tagged ``tags`` (or of the rules named in ``rules``) on the page as it
-        is now."""
+    def axe(self, rules: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+        """axe-core's violations of the rules tagged :data:`AXE_TAGS` (or of those in ``rules``) on the page now."""
         if not self.page.evaluate("() => typeof window.axe === 'object'"):
             self.page.add_script_tag(content=_axe_source())  # inline: no request
-        only = {"type": "rule", "values": list(rules)} if rules else {"type": "tag", "values": list(tags)}
+        only = {"type": "rule", "values": list(rules)} if rules else {"type": "tag", "values": list(AXE_TAGS)}
         return self.page.evaluate(
             """async only => (await axe.run(document, {runOnly: only, iframes: false,
                                                        resultTypes: ['violations']})).violations
@@ -271,14 +250,10 @@ def _arrived(request: Any) -> int:
     """The bytes of a request's response body as they arrived: Chromium's count, else (a worker's request, which it
     does not count) the response's ``Content-Length``, else the body's length."""
     try:
-        response = request.response()
-        if response is None:
+        if (response := request.response()) is None:
             return 0
         size = int(request.sizes()["responseBodySize"])
-        if size > 0:
-            return size
-        length = response.headers.get("content-length")
-        return int(length) if length else len(response.body())
+        return size if size > 0 else int(response.headers.get("content-length") or len(response.body()))
     except Exception:  # a failed or aborted request: nothing arrived
         return 0
 
@@ -334,7 +309,7 @@ def first_view(
         ctx.close()
 
 
-def site_paths(site_dir: Path = SITE_DIR) -> list[str]:
+def site_paths(site_dir: Path) -> list[str]:
     """The address of every page of a built site relative to its root (``""``, ``formula/``, ``zh/formula/``…):
     the folders holding an ``index.html``."""
     paths = [html.parent.relative_to(site_dir).as_posix() + "/" for html in site_dir.rglob("index.html")]
@@ -342,18 +317,11 @@ def site_paths(site_dir: Path = SITE_DIR) -> list[str]:
 
 
 def screenshots(
-    out_dir: Path,
-    paths: list[str],
-    schemes: tuple[str, ...] = ("light", "dark"),
-    viewport: dict[str, int] | None = None,
-    site_dir: Path = SITE_DIR,
+    out_dir: Path, paths: list[str], schemes: tuple[str, ...], viewport: dict[str, int], site_dir: Path
 ) -> list[Path]:
-    """Full-page PNGs of ``paths`` (relative URLs such as ``formula/`` or ``zh/formula/``) per colour scheme.
-
-    ``viewport`` defaults to a desktop window (:data:`DESKTOP`); pass :data:`PHONE` for a phone. File names end
-    in ``.<scheme>.<width>.png``. Figures load lazily on the site; here every figure of the scheme is loaded first.
-    """
-    viewport = viewport or DESKTOP
+    """Full-page PNGs of ``paths`` (relative URLs such as ``formula/`` or ``zh/formula/``) per colour scheme, in
+    ``viewport`` (:data:`DESKTOP` or :data:`PHONE`); file names end in ``.<scheme>.<width>.png``. Figures load
+    lazily on the site; here every figure of the scheme is loaded first."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     with serve_site(site_dir) as base, browser() as b:
@@ -397,7 +365,9 @@ def measure(site_dir: Path, paths: list[str], *, port: int = 0, throttled: bool 
                         row[scheme]["axe"] = {v["id"]: len(v["nodes"]) for v in found}
             if throttled:
                 with first_view(chromium, base + path, site=base, throttle=SLOW_4G) as view:
-                    row["fcp_slow_4g"] = view.first_contentful_paint()
+                    row["fcp_slow_4g"] = view.page.evaluate(  # milliseconds, as the page's Performance API has it
+                        "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime ?? null"
+                    )
             rows.append(row)
             print(_row_text(row), flush=True)
     return rows

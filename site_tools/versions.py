@@ -62,8 +62,7 @@ def read_pins(path: Path = REQUIREMENTS) -> dict[str, Pin]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        match = _LINE.match(line)
-        if match is None:
+        if (match := _LINE.match(line)) is None:
             raise ValueError(f"{path.name}:{number}: not an exact pin `name==version`: {raw!r}")
         flags = [part.strip() for part in (match["comment"] or "").split(",")]
         listed = [flag.split("(")[0][8:] for flag in flags if flag.startswith("without:")][-1:]  # the last one counts

@@ -173,8 +173,7 @@ class Site:
         without ``site_url``."""
         if not self.site_url:
             return None
-        url = layout.page_url(src_uri, self.use_directory_urls)
-        return urljoin(self.site_url.rstrip("/") + "/", url)
+        return urljoin(self.site_url.rstrip("/") + "/", layout.page_url(src_uri, self.use_directory_urls))
 
     def resolve(self, target: str, src_uri: str) -> str | None:
         """Where a link of page ``src_uri`` points, as an absolute URL; ``None`` when it cannot be one."""
@@ -404,9 +403,8 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     """
     page = pages.parse(markdown)
     shown = [item.name for item in walk(list(page.items)) if isinstance(item, Figure)]
-    for name in shown:
-        if name not in FIGURES:
-            raise ValueError(f"figure {name!r} is not registered in site_tools/build/figures.py")
+    if unknown := [name for name in shown if name not in FIGURES]:
+        raise ValueError(f"figure {unknown[0]!r} is not registered in site_tools/build/figures.py")
     writer = _Writer(site, src_uri)
     title = page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
     writer.markdown = intro(site, src_uri, title, bool(shown)).split("\n")

@@ -1,9 +1,10 @@
 """The preview: ``python -m site_tools.build.preview`` (``make serve``) builds both languages, serves them with live
 reload, and after a change rebuilds only what the change can affect.
 
-It builds for the local address it serves on (like ``mkdocs serve``), not strict (a broken link in a page being
-edited is logged and the server keeps serving), and keeps one worker process per language with everything
-imported and loaded (and KaTeX's node process running). On a change:
+It builds for the local address it serves on (like ``mkdocs serve``: canonical and language links stay on this
+server), not strict (unlike ``make site``/``make test``: a broken link in a page being edited is logged and the
+server keeps serving), and keeps one worker process per language with everything imported and loaded (and KaTeX's
+node process running). On a change:
 
 - a page of one language (``docs/en/…`` or ``docs/zh/…``): that language only. If the page already existed and
   its title did not change, the engine renders and writes only that page (``site_tools.build.engine.build`` with
@@ -171,7 +172,7 @@ def plan(
                 and path in after
                 and path.endswith(".md")
                 and parts[2:] != ["index.md"]  # Material's search index keeps pages by URL prefix; the home's is ""
-                and _same_title(path, titles)
+                and _title(path) == titles.get(path)
             )
             out[lang] = out.get(lang, True) and dirty
         else:  # the library, the tools, the overrides, a config: everything
@@ -186,22 +187,16 @@ def changed_pages(before: Mapping[str, tuple[int, int]], after: Mapping[str, tup
     return sorted(p.removeprefix(prefix) for p in changed if p.startswith(prefix))
 
 
-def _same_title(path: str, titles: Mapping[str, str | None]) -> bool:
+def _title(path: str) -> str | None:
+    """The title of the page at ``path`` (relative to the repository); None if it has none or cannot be read."""
     try:
-        return pages.read(ROOT / path).title == titles.get(path)
+        return pages.read(ROOT / path).title
     except (OSError, UnicodeDecodeError):
-        return False
+        return None
 
 
 def _titles(snapshot: Mapping[str, tuple[int, int]]) -> dict[str, str | None]:
-    out = {}
-    for path in snapshot:
-        if path.startswith("docs/") and path.endswith(".md"):
-            try:
-                out[path] = pages.read(ROOT / path).title
-            except (OSError, UnicodeDecodeError):
-                out[path] = None
-    return out
+    return {path: _title(path) for path in snapshot if path.startswith("docs/") and path.endswith(".md")}
 
 
 class Preview:
@@ -219,10 +214,7 @@ class Preview:
         """Build ``{lang: dirty}`` in the workers, at the same time (``edited``: the changed pages of each language
         a dirty build finishes), then install the full builds in order."""
         for lang, dirty in todo.items():
-            request: dict[str, Any] = {"dirty": dirty}
-            if dirty:
-                request["edited"] = (edited or {}).get(lang, [])
-            self.workers[lang].send(**request)
+            self.workers[lang].send(dirty=dirty, **({"edited": (edited or {}).get(lang, [])} if dirty else {}))
         finished = {lang: self.workers[lang].receive() for lang in todo}
         for lang in sorted(finished, key=list(CONFIGS).index, reverse=True):  # inner sites first, as in site.build()
             status, result = finished[lang]
@@ -257,12 +249,8 @@ class Preview:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Build both languages, serve ``site/`` on host:port, rebuild and reload on every change.
-
-    The builds are for the address served here, ``http://<host>:<port>/`` (like ``mkdocs serve``: canonical and
-    language links stay on this server), and not strict (unlike ``make site``/``make test``): a broken link in
-    a page being edited is logged and the server keeps serving.
-    """
+    """Build both languages for ``http://<host>:<port>/``, serve ``site/`` there, rebuild and reload on every change
+    (not strict: see the module)."""
     local = f"http://{host}:{port}/"
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # raises KeyboardInterrupt, as Ctrl-C
     preview = Preview(local)

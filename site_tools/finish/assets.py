@@ -60,8 +60,7 @@ def svg_size(path: Path) -> tuple[int, int] | None:
         head = path.read_bytes()[:4096].decode("utf-8", "replace")
     except OSError:
         return None
-    found = _SVG_SIZE.search(head)
-    if not found:
+    if not (found := _SVG_SIZE.search(head)):
         return None
     width, wunit, height, hunit = found.groups()
     return round(float(width) * _PX_PER[wunit]), round(float(height) * _PX_PER[hunit])
@@ -123,8 +122,7 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
         target = posixpath.normpath(posixpath.join(page_url, src.split("#", 1)[0]))
         size = svg_size(site_dir / target) if not target.startswith("..") else None
         if size and "width" not in img.attributes and "height" not in img.attributes:
-            img.attrs["width"] = str(size[0])
-            img.attrs["height"] = str(size[1])
+            img.attrs["width"], img.attrs["height"] = str(size[0]), str(size[1])
 
 
 # ---- the notebook page's stylesheet --------------------------------------------------------------------------
@@ -293,7 +291,6 @@ def notebook_copy_labels(tree: dom.Tree) -> None:
     if not (copy and copied):
         return
     for button in tree.css("clipboard-copy"):
-        button.attrs["aria-label"] = copy
-        button.attrs["title"] = copy
+        button.attrs["aria-label"] = button.attrs["title"] = copy
         for notice in button.css(".notice"):
             notice.inner_html = html.escape(copied)

@@ -32,8 +32,7 @@ PUNCT = "punct"  # full-width punctuation: ，。：；、！？（）《》【�
 OPEN = "open"  # “ ‘
 CLOSE = "close"  # ” ’
 DASH = "dash"  # a single — or … (ambiguous width: English uses them too)
-OBJECT = "object"  # code or math
-LATIN = "latin"  # anything else that is visible: Latin letters, digits, ASCII punctuation
+LATIN = "latin"  # anything else that is visible: Latin letters, digits, ASCII punctuation, code or math (OBJ)
 
 #: Stands for code or math (a ``<code>`` element, an arithmatex span, a Markdown code span) while text is joined.
 OBJ = "\x00"
@@ -42,8 +41,6 @@ OBJ = "\x00"
 def char_kind(before: str, char: str, after: str = "") -> str:
     """The kind of ``char`` (one of the constants above); ``before``/``after`` are the characters next to it,
     which tell a Chinese double dash (——) or ellipsis (……) from a single one."""
-    if char == OBJ:
-        return OBJECT
     if char in "“‘":
         return OPEN
     if char in "”’":

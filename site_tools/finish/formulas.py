@@ -39,6 +39,7 @@ SCRIPT = Path(__file__).with_name("katex_render.js")
 
 # (left, right, display), in auto-render's order of preference at one position ($$ before $).
 DELIMITERS = (("$$", "$$", True), ("\\[", "\\]", True), ("\\(", "\\)", False), ("$", "$", False))
+_LEFT = re.compile("|".join(re.escape(left) for left, _, _ in DELIMITERS))
 IGNORED_TAGS = frozenset({"script", "noscript", "style", "textarea", "pre", "code", "option"})
 IGNORED_CLASSES = ("highlight", "md-search", "md-header")
 _AMS = re.compile(r"^\\begin\{")
@@ -76,22 +77,18 @@ class Piece:
     display: bool = False
 
 
-def split_at_delimiters(text: str, delimiters: tuple[tuple[str, str, bool], ...] = DELIMITERS) -> list[Piece]:
+def split_at_delimiters(text: str) -> list[Piece]:
     """Split ``text`` into text and formulas exactly as KaTeX auto-render's ``splitAtDelimiters`` does.
 
     >>> [(p.text, p.math) for p in split_at_delimiters(r"a \\(x^2\\) and $$y$$, $5")]
     [('a ', False), ('x^2', True), (' and ', False), ('y', True), (', ', False), ('$5', False)]
     """
     pieces: list[Piece] = []
-    left_pattern = re.compile("|".join(re.escape(left) for left, _, _ in delimiters))
-    while True:
-        found = left_pattern.search(text)
-        if not found:
-            break
+    while found := _LEFT.search(text):
         if found.start() > 0:
             pieces.append(Piece(text[: found.start()]))
             text = text[found.start() :]
-        left, right, display = next(d for d in delimiters if text.startswith(d[0]))
+        left, right, display = next(d for d in DELIMITERS if text.startswith(d[0]))
         end = _find_end_of_math(right, text, len(left))
         if end == -1:
             break
@@ -114,10 +111,9 @@ class Run:
 
 @dataclass
 class _Link:
-    """An ``<a>``: whether it has a name of its own, whether it holds text other than math, its formulas."""
+    """An ``<a>``: whether it holds text other than math, its formulas."""
 
     node: dom.Node
-    named: bool  # it has a name of its own already (aria-label, aria-labelledby, title)
     text: bool = False
     formulas: list[str] = field(default_factory=list)
 
@@ -142,15 +138,13 @@ def _find(node: dom.Node, ignored: bool, links: list[_Link], runs: list[Run], ma
             if any(p.math for p in pieces):
                 runs.append(Run(child, pieces))
         elif child.is_element_node and child.tag not in dom.VOID:
-            link = None
             if child.tag == "a":
-                named = any(k in child.attributes for k in ("aria-label", "aria-labelledby", "title"))
-                link = _Link(child, named)
-                links.append(link)
+                links.append(_Link(child))
             _find(child, ignored or _ignored(child), links, runs, math_links)
-            if link is not None:
-                links.pop()
-                if link.formulas and not link.text and not link.named:
+            if child.tag == "a":
+                link = links.pop()
+                named = any(k in child.attributes for k in ("aria-label", "aria-labelledby", "title"))  # its own name
+                if link.formulas and not link.text and not named:
                     math_links.append(link)
 
 

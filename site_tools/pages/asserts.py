@@ -60,22 +60,11 @@ def _constant(node: ast.expr) -> tuple[bool, object]:
             return True, -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.Attribute) and node.attr == "inf":
         return True, math.inf
-    if (
-        isinstance(node, ast.Call)
-        and _name(node.func) == "float"
-        and len(node.args) == 1
-        and isinstance(node.args[0], ast.Constant)
-        and str(node.args[0].value).lower().lstrip("+") in {"inf", "infinity"}
-    ):
-        return True, math.inf
+    if isinstance(node, ast.Call) and _name(node.func) == "float" and len(node.args) == 1:
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and str(arg.value).lower().lstrip("+") in {"inf", "infinity"}:
+            return True, math.inf
     return False, None
-
-
-def _literal(node: ast.expr) -> bool:
-    """A constant or a literal container (``3``, ``"s"``, ``[1, 2]``, ``(a, b)``)."""
-    return (
-        isinstance(node, ast.Constant | ast.Tuple | ast.List | ast.Set | ast.Dict | ast.JoinedStr) or _constant(node)[0]
-    )
 
 
 def _always_true_literal(node: ast.expr) -> bool:
@@ -151,7 +140,7 @@ def cannot_fail(test: ast.expr) -> str | None:
         return "a literal that is always true"
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         for value in test.values:
-            if _always_true_literal(value) or cannot_fail(value):
+            if cannot_fail(value):  # an always-true literal included
                 return f"`or {ast.unparse(value)}` makes it always true"
         for a in test.values:
             if any(_negates(a, b) or _negates(b, a) for b in test.values):
@@ -172,9 +161,10 @@ def cannot_fail(test: ast.expr) -> str | None:
         if name in _COMPARING and len(test.args) >= 2 and _same(test.args[0], test.args[1]):
             return "compares an expression with itself"
         if name == "isinstance" and len(test.args) == 2:
-            if _literal(test.args[0]):
+            subject, kind = test.args  # a constant or a literal container (3, "s", [1, 2], (a, b)), or object
+            if isinstance(subject, ast.Tuple | ast.List | ast.Set | ast.Dict | ast.JoinedStr) or _constant(subject)[0]:
                 return "isinstance of a literal"
-            if isinstance(test.args[1], ast.Name) and test.args[1].id == "object":
+            if isinstance(kind, ast.Name) and kind.id == "object":
                 return "everything is an instance of object"
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         ok, value = _constant(test.operand)

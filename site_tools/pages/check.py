@@ -35,11 +35,6 @@ from pathlib import Path
 from site_tools import ROOT, pages
 
 
-def normalise(page: str) -> str:
-    """``formula``, ``formula.md``, ``docs/en/formula.md`` or ``zh/formula.md`` → ``formula``."""
-    return Path(page.strip()).name.removesuffix(".md").removesuffix(".ipynb")
-
-
 def page_test_paths(slug: str) -> list[str]:
     """Where a page's tests can be: the tests (parametrised by pages) and the page's own Markdown (its blocks).
 
@@ -61,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: make check PAGE=<slug>   (python -m site_tools.pages.check <slug>)", file=sys.stderr)
         print(f"pages: {' '.join(names)}", file=sys.stderr)
         return 2
-    slug = normalise(args[0])
+    slug = Path(args[0].strip()).name.removesuffix(".md").removesuffix(".ipynb")  # formula.md, docs/zh/formula.md
     if slug not in names:
         print(f"make check: no page {slug!r} in docs/en or docs/zh; pages: {' '.join(names)}", file=sys.stderr)
         return 2

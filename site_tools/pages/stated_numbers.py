@@ -226,14 +226,8 @@ def _fold(node: ast.AST) -> float | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         v = _fold(node.operand)
         return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "sqrt"
-        and len(node.args) == 1
-        and not node.keywords
-    ):
-        v = _fold(node.args[0])
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "sqrt" and not node.keywords:  # math.sqrt(x)
+        v = _fold(node.args[0]) if len(node.args) == 1 else None
         return None if v is None or v < 0 else math.sqrt(v)
     if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
         left, right = _fold(node.left), _fold(node.right)
@@ -248,8 +242,7 @@ def _fold(node: ast.AST) -> float | None:
 
 def _values_in(node: ast.AST) -> Iterator[float]:
     for sub in ast.walk(node):
-        v = _fold(sub)
-        if v is not None:
+        if (v := _fold(sub)) is not None:
             yield v
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
             for _, _, candidates, parts in numbers_in(sub.value, skip_structure=False):
@@ -421,10 +414,8 @@ def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
 
 
 def main() -> int:
-    found = []
-    by_lang = {lang: pages.files(lang) for lang in pages.LANGS}
-    for name in sorted(set(by_lang["en"]) & set(by_lang["zh"])):
-        found += check_pair(by_lang["en"][name], by_lang["zh"][name])
+    en, zh = pages.files("en"), pages.files("zh")
+    found = [p for name in sorted(en.keys() & zh.keys()) for p in check_pair(en[name], zh[name])]
     print("\n".join(found) if found else "every stated number is asserted, and both languages state the same ones")
     return 1 if found else 0
 
