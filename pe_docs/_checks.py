@@ -10,8 +10,11 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+from typing import TypeVar
 
 import torch
+
+_Choice = TypeVar("_Choice", bound=str)
 
 
 def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
@@ -59,14 +62,15 @@ def check_float_dtype(value: object, name: str = "dtype") -> torch.dtype:
     return value
 
 
-def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    """Check that ``value`` is one of the allowed strings (``TypeError`` for a value that is not a string)."""
+def check_choice(name: str, value: object, choices: tuple[_Choice, ...]) -> _Choice:
+    """Check that ``value`` is one of the allowed strings (``TypeError`` for a value that is not a string); return
+    the choice, typed as one of ``choices`` (a ``Literal`` when they are)."""
     expected = f"{name} must be one of {', '.join(map(repr, choices))}"
     if not isinstance(value, str):
         raise TypeError(f"{expected}; got {value!r} of type {type(value).__name__}")
     if value not in choices:
         raise ValueError(f"{expected}; got {value!r}")
-    return value
+    return choices[choices.index(value)]
 
 
 def check_real(

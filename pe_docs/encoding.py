@@ -25,7 +25,7 @@ from pe_docs._checks import check_base, check_choice, check_d_model, check_float
 from pe_docs.frequencies import inverse_frequencies
 
 Layout = Literal["interleaved", "concat"]
-LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
+LAYOUTS: tuple[Layout, ...] = ("interleaved", "concat")
 
 # The offset table (B rows of d/2 complex64 numbers) is re-read for every block: keep it within this many
 # bytes so that it stays in a core's L2 cache.

@@ -77,7 +77,7 @@ def sinusoidal_table_2d(
     if d % 4:
         raise ValueError(f"d_model must be a multiple of 4 (sin and cos for each of 2 coordinates), got {d}")
     base = check_base(base)
-    first_half = check_choice("first_half", first_half, ("column", "row"))  # type: ignore[assignment]
+    first_half = check_choice("first_half", first_half, ("column", "row"))
     if not isinstance(cls_token, bool):
         raise TypeError(f"cls_token must be a bool, got {cls_token!r}")
     dtype = check_float_dtype(dtype)

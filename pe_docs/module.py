@@ -77,7 +77,7 @@ class SinusoidalPositionalEncoding(nn.Module):
         if not isinstance(batch_first, bool):
             raise TypeError(f"batch_first must be a bool, got {batch_first!r}")
         self.batch_first = batch_first
-        self.layout: Layout = check_choice("layout", layout, LAYOUTS)  # type: ignore[assignment]
+        self.layout: Layout = check_choice("layout", layout, LAYOUTS)
         self.dropout = nn.Dropout(p=check_real("dropout", dropout, minimum=0.0, maximum=1.0))
         self.register_buffer("pe", torch.empty(self.max_len, self.d_model), persistent=False)
         self.reset_parameters()

@@ -39,7 +39,7 @@ from pe_docs.rope_scaling import (
 )
 
 Pairing = Literal["interleaved", "half"]
-PAIRINGS: tuple[str, ...] = ("interleaved", "half")
+PAIRINGS: tuple[Pairing, ...] = ("interleaved", "half")
 
 # Positions above 2**24 are not all integers in float32, where the angle position · inv_freq is formed.
 _EXACT_IN_FLOAT32 = 2**24
@@ -624,7 +624,7 @@ def apply_rope(
         >>> apply_rope(q, q, cos, sin)[0]  # turned by 1 radian
         tensor([[[[0.5403, 0.8415]]]])
     """
-    pairing = check_choice("pairing", pairing, PAIRINGS)  # type: ignore[assignment]
+    pairing = check_choice("pairing", pairing, PAIRINGS)
     for name, value in (("q", q), ("k", k), ("cos", cos), ("sin", sin)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")

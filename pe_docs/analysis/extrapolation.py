@@ -28,7 +28,7 @@ from pe_docs.encoding import sinusoidal_table
 Encoding = Literal["sinusoidal", "learned", "rope", "alibi", "none"]
 """How positions enter ``TinyCausalAttention``."""
 
-ENCODINGS: tuple[str, ...] = ("sinusoidal", "learned", "rope", "alibi", "none")
+ENCODINGS: tuple[Encoding, ...] = ("sinusoidal", "learned", "rope", "alibi", "none")
 """Every value of ``Encoding``, in the order the documentation lists them."""
 
 
