@@ -25,7 +25,7 @@
   }
 
   // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries);
-  // not rounded to whole pair indices if `truncate` is false (pe_docs.rope_scaling._yarn_ends).
+  // unrounded but clamped to [0, d - 1] if `truncate` is false (pe_docs.rope_scaling._yarn_range).
   function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
     const d = checkEven(headDim, "head_dim");
     const length = checkInt("original_len", originalLen, 1);
