@@ -53,6 +53,7 @@ def found(text: str) -> list[tuple[str, float]]:
         ("d/2 − 1, 2i+1, 3 bits, column 0", []),
         # a Chinese table reference is 表 alone; 编码表 / 正弦表 … 256 is the encoding table and a quantity
         ("论文表 3 中；编码表 256 行、正弦表 1024 列", [("256", 256), ("1024", 1024)]),
+        ("论文的表 12、图 21、式 13 和种子 002", []),  # a paper's table, figure and equation; a seed file
     ],
 )
 def test_what_counts_as_a_stated_number(text: str, expected: list[tuple[str, float]]) -> None:
@@ -60,6 +61,11 @@ def test_what_counts_as_a_stated_number(text: str, expected: list[tuple[str, flo
     assert [w for w, _ in got] == [w for w, _ in expected]
     for (_, value), (_, want) in zip(got, expected, strict=True):
         assert math.isclose(value, want, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("word", stated_numbers.TABLE_WORDS)
+def test_a_number_after_a_word_for_this_sites_table_is_a_quantity(word: str) -> None:
+    assert found(f"{word}表 12 行") == [("12", 12)]
 
 
 def test_code_spans_links_comments_and_fences_are_not_prose(tmp_path: Path) -> None:

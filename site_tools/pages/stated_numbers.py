@@ -69,11 +69,14 @@ _ROOT = r"(?:\\sqrt\s*\{?\s*|√)"
 _NUMBER = re.compile(
     rf"(?P<aroot>{_ROOT})?(?P<a>{_MANTISSA})(?P<apow>{_POWER})?(?:\}}?{_TIMES}(?P<b>{_MANTISSA})(?P<bpow>{_POWER}))?(?P<cjk>\s*[万亿])?(?P<pct>\s*%)?"
 )
+# Words that end in 表 and name a table of this site, not a paper's "Table n": the number after them is a quantity
+# (编码表 256 行). Each is tested (tests/test_numbers.py); a page that needs another adds it here.
+TABLE_WORDS = ("编码", "正弦", "位置", "嵌入", "查找", "波长", "频率", "数值", "对照")
 # Context that makes a number a name or a reference, not a quantity: issue and section numbers, tables and
 # figures of a paper, citations' years, seed file names (002), identifiers (float32, d2l, GPT-2).
 _REFERENCE_BEFORE = re.compile(
     r"(?:[#§]\s*|\b(?:Section|Table|Fig(?:ure|\.)|Eq(?:uation|\.)|PR|[Ii]ssues?|[Ss]eed|et al\.?,?)\s*\(?"
-    r"|(?:(?<!编码|正弦|位置|嵌入|查找|波长|频率|数值|对照)表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
+    rf"|(?:(?<!{'|'.join(TABLE_WORDS)})表|图|式|种子|素材|等人?[，,]?\s*[（(]?)\s*)$"
 )
 _REFERENCE_AROUND = (re.compile(r"第\s*$"), re.compile(r"^(?:\.\d+)*\s*(?:节|章|条)"))  # 第 3.4.2 节
 _WORDLIKE_BEFORE = re.compile(r"[A-Za-z_\d.\\]$|[A-Za-z]-$")
