@@ -41,13 +41,8 @@ def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:
 
     if cache not in {"shared", "copy", None}:
         raise ValueError(f"cache must be 'shared', 'copy' or None, got {cache!r}")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\0")
+    command = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    listed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\0")
     for rel in filter(None, listed):
         if (ROOT / rel).is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,6 @@ its URL, and the site's addresses.
 - **Configs.** :func:`read_config_file` is the one reader of a config file as written: as MkDocs reads it, without
   importing MkDocs, which only the engine and its hooks do (``tests/test_engine.py`` compares the two readings).
   ``site_tools.build.engine.load`` loads a config, theme and plugins, for a build.
-- **The nav.** :func:`nav_pages` walks a config's ``nav``; an external link (:data:`EXTERNAL`) is never a page.
 - **Addresses.** The English site's public address is ``site_url`` in ``mkdocs.yml`` (the GitHub Pages address),
   unless ``$SITE_URL`` names another; every other language lives under ``<address><lang>/``. :func:`language_url` is
   the one place that derives a language's address from the English one. :func:`alternate_links` turns

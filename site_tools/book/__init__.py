@@ -1,18 +1,17 @@
 """The book: each language's pages, in the navigation's order, printed into one PDF by Chromium (``make pdf``).
 
-What is where:
+What is where (the cut follows what each part needs):
 
-- :mod:`~site_tools.book.cli`: ``python -m site_tools.book``: both languages' PDFs from the built site
-  (:func:`build`, :func:`main`), and why the book is printed from the built site by Chromium, not by a plugin;
-- :mod:`~site_tools.book.assembly`: one language's print page: its parts and chapters in the nav's order
-  (:func:`plan`), each built page's article made a chapter, the title page and the contents (:func:`assemble`),
-  where the PDF lives in the site (:func:`pdf_path`);
-- :mod:`~site_tools.book.printing`: that page printed by Chromium through Playwright, fitted to the text column and
-  printed twice for the contents' page numbers (:func:`print_book`), and the printed books kept by content;
+- :mod:`~site_tools.book.cli`: ``python -m site_tools.book``, which ties the two below language by language:
+  both languages' PDFs from the built site (:func:`build`, :func:`main`), and why the book is printed from the built
+  site by Chromium, not by a plugin;
+- :mod:`~site_tools.book.assembly`: one language's print page, from the built site's HTML and the configs: its
+  parts and chapters in the nav's order (:func:`plan`), each built page's article made a chapter, the title page
+  and the contents (:func:`assemble`), where the PDF lives in the site (:func:`pdf_path`);
+- :mod:`~site_tools.book.printing`: that page made a PDF by Chromium through Playwright and pikepdf, fitted to the
+  text column and printed twice for the contents' page numbers (:func:`print_book`), the printed books kept by
+  content;
 - ``book.css``: the print styles.
-
-The cut follows what each part needs: the assembly reads the built site's HTML and the configs and gives one HTML
-page, the printing needs Chromium and pikepdf to make it a PDF, and the command ties the two, language by language.
 
 The names callers use are re-exported here. A function finds its helpers in its own module: patch ``load_config``
 in ``assembly``, ``print_book`` in ``printing``, ``cached_print`` in ``cli``.

@@ -115,9 +115,7 @@ class Chapter:
     id: str  # the anchor of the chapter in the book
 
 
-# A language's config as written (``INHERIT`` merged), plugins not loaded (the layout's one reader of the configs).
-# Raises ValueError for an unknown language.
-load_config = layout.raw_config
+load_config = layout.raw_config  # a config as written (the tests patch it here); ValueError: an unknown language
 
 
 def _slug(text: str) -> str:

@@ -42,7 +42,6 @@ def build(
     (default: the site itself: ``site/pe-docs.en.pdf``, ``site/zh/pe-docs.zh.pdf``).
 
     Args:
-        site_dir, out_dir: as above.
         langs: the languages, drawn from ``CONFIGS``.
         release, date: what the title page says (default: :func:`version`, :func:`build_date`).
         parallel: print the languages at the same time, one Chromium each (Chromium does the work in its own
@@ -65,14 +64,9 @@ def build(
         assembled = assemble(site_dir, lang, release=release, date=date)
         printed = cached_print(assembled, site_dir, out_dir / pdf_path(lang))
         log.info(
-            "%s: %s, %d pages, %.1f MB, %.1f s (%d wide elements scaled to fit, %d code blocks wrapped)",
-            lang,
-            printed.path,
-            printed.pages,
-            printed.bytes / 1e6,
-            printed.seconds,
-            printed.scaled,
-            printed.wrapped,
+            "%(lang)s: %(path)s, %(pages)d pages, %(mb).1f MB, %(seconds).1f s"
+            " (%(scaled)d wide elements scaled to fit, %(wrapped)d code blocks wrapped)",
+            {**dataclasses.asdict(printed), "mb": printed.bytes / 1e6},
         )
         return printed
 
@@ -103,6 +97,5 @@ def main(argv: list[str] | None = None) -> int:
     )
     log.info("books built in %.1f s", time.perf_counter() - start)
     if args.json:
-        rows = [{**dataclasses.asdict(r), "path": str(r.path)} for r in results]
-        print(json.dumps(rows))
+        print(json.dumps([{**dataclasses.asdict(r), "path": str(r.path)} for r in results]))
     return 0

@@ -117,10 +117,8 @@ def _serve(page: Any, site_dir: Path, book_url: str, document: str, failures: li
 
 
 def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
-    """Print ``book`` to ``out`` with headless Chromium (``site_tools.browser``'s: ``$CHROMIUM``, else Debian's);
-    every request is answered from ``site_dir``.
-
-    Printed twice: the first print tells on which page each chapter starts, for the table of contents.
+    """Print ``book`` to ``out`` with headless Chromium (``site_tools.browser``'s: ``$CHROMIUM``, else Debian's),
+    twice (see the module's docstring); every request is answered from ``site_dir``.
 
     Raises:
         BookError: a request the built site cannot answer, or content wider than the text column after scaling.
@@ -210,8 +208,6 @@ def _chapter_pages(pdf_bytes: bytes, book: Assembled) -> dict[str, str]:
     return out
 
 
-# What a printed book depends on besides its assembled page: the files the page loads from the site (stylesheets,
-# fonts, figures, images), the book's own code and styles, the printer and the fonts installed on the machine.
 _PRINTED_SUFFIXES = (".css", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".woff", ".woff2", ".ttf", ".otf")
 
 
@@ -222,8 +218,7 @@ def book_key(book: Assembled, site_dir: Path) -> str:
     the site that the page can load (the suffixes of ``_PRINTED_SUFFIXES``: stylesheets, fonts, figures, images),
     this module and ``book.css``, the versions of Chromium's driver and of pikepdf, and the fonts fontconfig lists
     (the Chinese text is set in an installed font). Two builds with the same key print the same book, so
-    :func:`build` reuses the cached file (``.cache/books/``, or ``$PE_DOCS_CACHE/books/``), as the build reuses
-    figures and executed notebooks; ``PE_DOCS_NO_CACHE=1`` prints every book again.
+    :func:`cached_print` reuses the file kept in ``<cache>/books/``; ``PE_DOCS_NO_CACHE=1`` prints every book again.
     """
     from importlib import metadata
 

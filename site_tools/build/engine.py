@@ -135,10 +135,7 @@ def load(
     extra = dict(overrides or {})
     if "strict" in extra:
         raise ValueError(f"overrides must not set strict (use the strict argument), got strict={extra['strict']!r}")
-    options: dict[str, object] = {
-        "site_url": layout.language_url(layout.public_url(site_url), lang),
-        "strict": strict,
-    }
+    options: dict[str, object] = {"site_url": layout.language_url(layout.public_url(site_url), lang), "strict": strict}
     if site_dir is not None:
         options["site_dir"] = str(Path(site_dir) if lang == "en" else Path(site_dir) / lang)
     return load_config(config_file=str(layout.CONFIGS[lang]), **{**options, **extra})

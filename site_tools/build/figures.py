@@ -94,13 +94,6 @@ def source_digest() -> str:
     return h.hexdigest()
 
 
-def figure_key(name: str, lang: str, theme: str, digest: str) -> str:
-    spec = FIGURES[name]
-    h = hashlib.sha256(digest.encode())
-    h.update(repr((name, spec.function, sorted(spec.kwargs.items()), lang, theme)).encode())
-    return h.hexdigest()[:20]
-
-
 def render_svg(name: str, lang: str, theme: str) -> bytes:
     """Draw one figure and return its SVG bytes (no dates or random ids in the file).
 
@@ -189,8 +182,10 @@ def ensure_figures(lang: str, names: Iterable[str] | None = None) -> dict[str, P
     out: dict[str, Path] = {}
     for name in names if names is not None else FIGURES:
         drawn: bytes | None = None
+        spec = FIGURES[name]
         for theme in THEMES:
-            key = figure_key(name, lang, theme, digest)
+            what = repr((name, spec.function, sorted(spec.kwargs.items()), lang, theme))
+            key = hashlib.sha256(digest.encode() + what.encode()).hexdigest()[:20]
             path = cache.folder("figures") / lang / f"{name}.{theme}.{key}.svg"
             if not path.exists():
                 if drawn is None:

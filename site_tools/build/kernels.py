@@ -1,9 +1,7 @@
 """Running the pages' code as a reader would, and remembering what passed: the chapter notebooks and the page blocks.
 
 Used by the tests (``tests/test_notebooks.py``, ``tests/harness/``), so by ``make test`` and ``make check``.
-:func:`run` executes one generated notebook (``site_tools.build.notebooks``) and returns a :class:`dict` the tests
-check: the executed notebook, where ``pe_docs`` came from, the error if a cell failed (with the cell), the
-seconds it took.
+:func:`run` executes one generated notebook (``site_tools.build.notebooks``) and returns what the tests check.
 
 - **Like a reader's machine.** The kernel sees ``pe_docs`` through a folder that holds only a link to this
   checkout's package, first on its path (as an installed package would be), and nothing else of the repository;
@@ -15,15 +13,10 @@ seconds it took.
   and the Chinese ones with ``MKL_CBWR=AVX2`` (:data:`MKL_PATHS`). The two languages carry the same code, so
   every page's code is checked on all three paths without running anything twice.
 - **Cached by content** (``PE_DOCS_NO_CACHE=1`` turns it off). A notebook run that passed is kept under
-  ``<cache>/notebooks/<page>.<lang>.<key>.json``; the key hashes the notebook's code cells (an edit of the prose
-  reuses the run), what its outputs depend on besides
-  (``figures.source_digest()``: the ``pe_docs`` sources, the figure registry, the NumPy/matplotlib/torch versions,
-  the CJK font), this file, the MKL path, the Python version, the CPU and the checkout's folder. A page block
-  that passed is remembered under ``<cache>/blocks/<key>`` (:func:`block_key`): its tokens — its code without
-  comments, so the English and Chinese copies of a block are one — what it must print, and
-  :func:`environment_digest` (the same sources and versions, every pinned package, Python, the CPU, MKL's path,
-  torch's threads). A run that failed is never kept. Change a page's code, the library, a pin or the harness and
-  it runs again; change nothing (or only prose, or only a comment) and the result is reused.
+  ``<cache>/notebooks/<page>.<lang>.<key>.json`` (:func:`key`), a page block that passed is remembered under
+  ``<cache>/blocks/<key>`` (:func:`block_key`: its tokens, so the English and Chinese copies of a block are one);
+  a run that failed is never kept. Change a page's code, the library, a pin or the harness and it runs again;
+  change nothing (or only prose, or only a comment) and the result is reused.
 """
 
 from __future__ import annotations
@@ -75,8 +68,10 @@ def _digest(*parts: str) -> str:
 
 
 def key(notebook_text: str, lang: str) -> str:
-    """The content key of a run (see the module docstring): its code cells as written (what runs; the Markdown cells
-    do not change a run, so an edit of the prose reuses it), and what the outputs depend on besides."""
+    """The content key of a run: its code cells as written (what runs; the Markdown cells do not change a run, so an
+    edit of the prose reuses it), and what the outputs depend on besides: ``figures.source_digest()`` (the ``pe_docs``
+    sources, the figure registry, the NumPy/matplotlib/torch versions, the CJK font), this file, the MKL path, the
+    Python version, the CPU and the checkout's folder."""
     cells = [c for c in json.loads(notebook_text)["cells"] if c["cell_type"] == "code"]
     code = json.dumps([["".join(c["source"]), c.get("metadata", {})] for c in cells], ensure_ascii=False)
     parts = (code, figures.source_digest(), Path(__file__).read_text(encoding="utf-8"), MKL_PATHS.get(lang, ""))
@@ -287,8 +282,8 @@ def code_tokens(code: str) -> str:
 
 
 def block_key(code: str, expected_output: str | None, ignore_whitespace: bool, marks: list[str]) -> str:
-    """The content key of a page block's test (pytest-codeblocks): its tokens, what it must print, its marks,
-    and :func:`environment_digest`."""
+    """The content key of a page block's test (pytest-codeblocks): its tokens (:func:`code_tokens`), what it must
+    print, its marks, and :func:`environment_digest`."""
     parts = (code_tokens(code), repr(expected_output), repr(ignore_whitespace), repr(sorted(marks)))
     return _digest(environment_digest(), *parts)[:32]
 

@@ -2,8 +2,7 @@
 
 One engine build per language — ``mkdocs.yml`` (English, into ``site/``) and ``mkdocs.zh.yml`` (Chinese, into
 ``site/zh/``), so each language has its own search index — then the finishing pass over what the engine wrote
-(``site_tools.finish``). ``site_tools.build.engine`` is the one place a language's config is loaded and the engine is
-run: the build, the preview (``site_tools.build.preview``) and the tests all go through it.
+(``site_tools.finish``); the config is loaded and the engine run by ``site_tools.build.engine``.
 
 The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=https://example.org/path/`` (or
 ``--site-url``) builds for another one. The Chinese site's address is derived from it, ``<address>zh/``

@@ -20,10 +20,9 @@ and the page is written once.
 Then, once per language (:meth:`Finisher.site`): the sitemap names each page's twin in every language
 (:func:`sitemap_alternates`: not the pages' heads, where Material's script would fetch ``<href>/sitemap.xml`` for each
 ``<link rel="alternate">``, which does not exist for a page's twin); the source maps Material ships, which nothing
-loads, are dropped (:func:`drop_source_maps`); ``.nojekyll`` marks the output as plain files for GitHub Pages
-(:func:`write_nojekyll`: no Jekyll run, which would drop paths starting with ``_``). A page's content is Material's
-``article`` (else the ``<body>``); its "Last update" box stays last (``site_tools.build.engine`` lists what this
-module knows of the engine's HTML). The preview (``site_tools.build.preview``) finishes only the pages a change rebuilt.
+loads, are dropped (:func:`drop_source_maps`); ``.nojekyll`` marks the output as plain files for GitHub Pages (no
+Jekyll run, which would drop paths starting with ``_``). The preview (``site_tools.build.preview``) finishes only the
+pages a change rebuilt.
 """
 
 from __future__ import annotations
@@ -41,7 +40,8 @@ from typing import Any
 from site_tools import dom, layout, pages, versions
 from site_tools.finish import assets, cjk, formulas
 
-#: Where a page's own content is: the first of these that the page has.
+#: Where a page's own content is: the first of these that the page has (``site_tools.build.engine`` lists what this
+#: module knows of the engine's HTML).
 CONTENT = ("article.md-content__inner", "article", "main", "body")
 #: Material's "Last update" box, last in the content: the versions line goes before it.
 SOURCE_FILE = "aside.md-source-file"
@@ -143,7 +143,7 @@ class Finisher:
         """What is done once per language: the twins in the sitemap, no source maps, ``.nojekyll``."""
         sitemap_alternates(site_dir, self.lang, self.alternates)
         drop_source_maps(site_dir)
-        write_nojekyll(site_dir)
+        (Path(site_dir) / ".nojekyll").touch()
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -207,14 +207,6 @@ def drop_source_maps(site_dir: Path | str) -> list[str]:
         if stripped != data:
             path.write_bytes(stripped)
     return [path.relative_to(site_dir).as_posix() for path in maps]
-
-
-def write_nojekyll(site_dir: Path | str) -> Path:
-    """Create ``site_dir/.nojekyll``: GitHub Pages then serves the files as they are."""
-    path = Path(site_dir) / ".nojekyll"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.touch()
-    return path
 
 
 def finish_site(

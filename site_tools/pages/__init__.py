@@ -1,25 +1,19 @@
 """The pages as sources, read as data: one model of a page, used by every check, by the notebooks and by
-``make check``.
+``make check``. What is where (the cut follows what a module reads):
 
-What is where:
-
-- :mod:`~site_tools.pages.model`: one page. :func:`read` (a file) and :func:`parse` (Markdown text) give a
-  :class:`~site_tools.pages.model.Page`: front matter, fences with what pytest-codeblocks does with them, prose
-  lines, headings, figures, the page as a tree of items, and every place where the tests would not run what the
-  page shows. Its docstring says how a page is read;
-- :mod:`~site_tools.pages.site`: the pages of the site and the checks across them: the page files of each language
-  (:func:`files`), the code blocks that must match between the languages (parity), the navs; ``python -m
-  site_tools.pages`` (``make parity``);
-- :mod:`~site_tools.pages.links`: a page rendered as Python-Markdown renders it, its links and anchors checked
-  without building;
+- :mod:`~site_tools.pages.model`: one page's text, knowing nothing of the site. :func:`read` (a file) and
+  :func:`parse` (Markdown text) give a :class:`~site_tools.pages.model.Page`: front matter, fences with what
+  pytest-codeblocks does with them, prose lines, headings, figures, the page as a tree of items, and every place
+  where the tests would not run what the page shows. Its docstring says how a page is read;
+- :mod:`~site_tools.pages.site`: where the pages and the navs are, and the checks across them: the page files of
+  each language (:func:`files`), the code blocks that must match between the languages (parity), the navs;
+  ``python -m site_tools.pages`` (``make parity``);
+- :mod:`~site_tools.pages.links`: a page rendered as Python-Markdown renders it with the site's extensions (the one
+  check that needs a page's HTML), its links and anchors checked without building;
 - built on them: every stated number asserted (:mod:`~site_tools.pages.stated_numbers`), assertions that cannot
   fail (:mod:`~site_tools.pages.asserts`), one page's tests (:mod:`~site_tools.pages.check`, ``make check``), new
   chapters (:mod:`~site_tools.pages.chapter`), the Chinese code blocks rewritten from the English ones
   (:mod:`~site_tools.pages.sync`).
-
-The cut follows what a module reads: ``model`` reads one page's text and knows nothing of the site, ``site`` knows
-where the pages and the navs are and compares them, and ``links`` renders pages with the site's Markdown
-extensions, the one check that needs their HTML.
 
 The names callers use are re-exported here (``pages.read``, ``pages.files``, …). :func:`files` reads ``DOCS`` in
 :mod:`~site_tools.pages.site`: to point the checks at other pages, patch it there.

@@ -40,6 +40,7 @@ SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 MAX_SLUG = 40
 # Names that are taken by the site itself: the Chinese site (zh/), the theme's and the build's folders and files.
 RESERVED = frozenset({"zh", "en", "assets", "figures", "search", "404", "sitemap", "stylesheets", "javascripts"})
+_NAV = re.compile(r"^nav:[ \t]*(?:#.*)?$", re.M)  # the top-level nav: key
 _NAV_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?:[^:\n]+:[ \t]*)?(?P<file>[^\s:#]+\.(?:md|ipynb))[ \t]*(?:#.*)?$")
 _NAV_SECTION = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<title>[^:\n#]+?)[ \t]*:[ \t]*(?:#.*)?$")
 
@@ -85,19 +86,14 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
 def _nav_block(text: str, name: str) -> tuple[int, list[str]]:
     """The index of the line after ``nav:`` and the lines of the nav list of config file ``name``."""
     lines = text.splitlines()
-    try:
-        start = next(i for i, line in enumerate(lines) if re.fullmatch(r"nav:[ \t]*(?:#.*)?", line)) + 1
-    except StopIteration:
-        raise ChapterError(f"{name} has no top-level nav: list to add the chapter to") from None
+    start = next((i + 1 for i, line in enumerate(lines) if _NAV.fullmatch(line)), None)
+    if start is None:
+        raise ChapterError(f"{name} has no top-level nav: list to add the chapter to")
     # the list ends at the next top-level key (a line that starts with neither a space nor "-")
     block = list(itertools.takewhile(lambda s: not s.strip() or s[0].isspace() or s[0] == "-", lines[start:]))
     while block and not block[-1].strip():
         block.pop()
     return start, block
-
-
-def _has_nav(config: Path) -> bool:
-    return re.search(r"^nav:[ \t]*(?:#.*)?$", config.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
 def sections(config: Path) -> list[str]:
@@ -186,11 +182,6 @@ def add_to_nav(config: Path, slug: str, section: int | None = None) -> None:
     config.write_text("".join(lines), encoding="utf-8")
 
 
-def title_of(slug: str) -> str:
-    """A first English title from the slug (``attention-scores`` → ``Attention scores``)."""
-    return slug.replace("-", " ").capitalize()  # a slug is lower-case already
-
-
 def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Path]:
     """Create the chapter ``slug`` in both languages and add it to both navs, in ``section`` (its English or Chinese
     title; see :func:`check_section`); return the files written. Without a section (a config without sections),
@@ -201,10 +192,12 @@ def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Pat
         FileNotFoundError: a template is missing.
     """
     slug = check_slug(slug, root)
-    configs = [root / name for name in CONFIGS if (root / name).exists() and _has_nav(root / name)]
+    configs = [
+        root / name for name in CONFIGS if (root / name).exists() and _NAV.search((root / name).read_text("utf-8"))
+    ]
     at = check_section(section, root) if section is not None else None
     texts = {lang: (root / TEMPLATES[lang]).read_text(encoding="utf-8") for lang in pages.LANGS}
-    texts["en"] = re.sub(r"\A# .*", f"# {title_of(slug)}", texts["en"], count=1)
+    texts["en"] = re.sub(r"\A# .*", f"# {slug.replace('-', ' ').capitalize()}", texts["en"], count=1)  # a first title
     written = [root / "docs" / lang / f"{slug}.md" for lang in pages.LANGS]
     for lang, path in zip(pages.LANGS, written, strict=True):
         path.write_text(texts[lang], encoding="utf-8")

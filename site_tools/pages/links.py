@@ -51,8 +51,7 @@ def _rendered(path: Path) -> Any:
 @_per_version
 def _anchors(path: Path) -> frozenset[str] | None:
     """Every ``id`` in page ``path`` as rendered, or None where a plugin makes anchors the Markdown does not have
-    (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build. Once per version of the
-    file, as :func:`_rendered`."""
+    (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build."""
     if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
         return None
     return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))

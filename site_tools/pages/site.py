@@ -1,14 +1,7 @@
-"""The pages of the site and the checks across them: which pages each language has, the code blocks that must
-match between the two languages (parity) and the navs.
-
-- :func:`files`, :func:`chapters`, :func:`page_names`: the page files of a language (``docs/<lang>/``), its
-  chapters, every page name;
-- :func:`code_lines`, :func:`comments`: a block's code without its comments, and its comments (what a translation
-  may change);
-- :func:`code_units`, :func:`parity_problems_of`, :func:`parity_problems`: the blocks that must match between
-  languages, and where they differ;
-- :func:`nav_places`, :func:`nav_problems_of`: each language's nav lists exactly the pages it has;
-- :func:`weak_asserts`: assertions in a page's executed code that cannot fail (``site_tools.pages.asserts``).
+"""The pages of the site and the checks across them: which pages each language has (:func:`files`,
+:func:`chapters`, :func:`page_names`), the code blocks that must match between the two languages, comments aside
+(:func:`code_units`, :func:`parity_problems_of`), each language's nav listing exactly the pages it has
+(:func:`nav_places`, :func:`nav_problems_of`), and the assertions that cannot fail (:func:`weak_asserts`).
 
 ``python -m site_tools.pages`` prints, for every page, what the other language is missing or has differently.
 """
