@@ -58,6 +58,10 @@ def test_recoloured_figure_is_the_figure_drawn_for_that_scheme(name: str, lang: 
     assert _ids_in_order(figures.recolour(dark, "dark", "light")) == _ids_in_order(light)
 
 
+def test_the_build_draws_every_scheme_the_library_knows() -> None:
+    assert figures.THEMES == plotting.THEMES  # spelled out in the build, which does not import the library
+
+
 def test_recolour_refuses_an_ambiguous_svg() -> None:
     dark_fg = _style.theme_colours("dark")[0]
     with pytest.raises(ValueError, match="already uses dark colours"):

@@ -22,7 +22,7 @@ from typing import Any
 from site_tools import ROOT, cache
 
 PACKAGE_DIR = ROOT / "pe_docs"
-THEMES = ("light", "dark")
+THEMES = ("light", "dark")  # pe_docs.plotting.THEMES (test_figures), whose import costs a build torch and matplotlib
 
 
 @dataclass(frozen=True)
