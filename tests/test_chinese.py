@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import dom, pages
+from site_tools import dom, layout, pages
 from site_tools.finish import cjk
 from site_tools.pages import stated_numbers
 
-ZH = pages.DOCS / "zh"
+ZH = layout.DOCS / "zh"
 ZH_PAGES = [p for p in pages.files("zh").values() if p.suffix == ".md"]
 CJK = cjk.HAN.pattern
 
@@ -792,7 +792,7 @@ def test_no_english_left_in_chinese_prose(path: Path) -> None:
     assert found == [], f"{path.name}:\n" + "\n".join(found)
 
 
-GUIDES = [pages.DOCS / lang / "contributing.md" for lang in pages.LANGS]
+GUIDES = [layout.DOCS / lang / "contributing.md" for lang in pages.LANGS]
 
 
 @pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.parent.name)

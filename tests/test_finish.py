@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import dom, finish, pages, versions
+from site_tools import dom, finish, layout, pages, versions
 from site_tools.finish import cjk
 
-ZH_FORMULA = pages.DOCS / "zh" / "formula.md"
+ZH_FORMULA = layout.DOCS / "zh" / "formula.md"
 ALTERNATES = [
     {"name": "English", "link": "./", "lang": "en", "url": "https://example.org/docs/"},
     {"name": "中文", "link": "zh/", "lang": "zh", "url": "https://example.org/docs/zh/"},
@@ -44,7 +44,7 @@ def body_html(html: str) -> str:
 
 def test_a_page_python_markdown_rendered_is_finished(tmp_path: Path, finisher: finish.Finisher) -> None:
     """No engine: the source rendered by Python-Markdown, written where MkDocs would write it, finished in place."""
-    page = next(p for p in finish.site_pages(pages.DOCS / "zh") if p.src_uri == "formula.md")
+    page = next(p for p in finish.site_pages(layout.DOCS / "zh") if p.src_uri == "formula.md")
     raw = python_markdown(ZH_FORMULA)
     assert "\\(" in raw  # unfinished: TeX
     assert re.search(r"\d 000", raw)  # 1 000 positions, with a plain space
@@ -174,7 +174,7 @@ def test_the_notebook_page_s_copy_buttons_speak_the_page_s_language(tmp_path: Pa
 
 
 def test_every_source_page_is_where_the_engine_writes_it() -> None:
-    found = {p.src_uri: (p.file, p.url) for p in finish.site_pages(pages.DOCS / "en")}
+    found = {p.src_uri: (p.file, p.url) for p in finish.site_pages(layout.DOCS / "en")}
     assert found["index.md"] == ("index.html", "")
     assert found["formula.md"] == ("formula/index.html", "formula/")
     assert found["walkthrough.ipynb"] == ("walkthrough/index.html", "walkthrough/")
@@ -195,7 +195,7 @@ def test_the_built_site_is_finished(site_dir: Path, lang: str) -> None:
     """The session's build ran the pass on every page: no TeX left (the sitemap's twins:
     ``tests/test_site_build.py``)."""
     prefix = site_dir if lang == "en" else site_dir / lang
-    for page in finish.site_pages(pages.DOCS / lang):
+    for page in finish.site_pages(layout.DOCS / lang):
         tree = dom.parse((prefix / page.file).read_text(encoding="utf-8"))
         untypeset = [n for n in tree.css(".arithmatex") if not n.css_first(".katex")]
         assert untypeset == [], page.src_uri

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import pages
+from site_tools import layout, pages
 from site_tools.finish.cjk import HAN
 from site_tools.layout import CONFIGS
 
@@ -273,7 +273,7 @@ def test_the_module_to_copy_fits_80_columns(lang: str) -> None:
     import unicodedata
 
     (module,) = [
-        f.code for f in pages.fences(pages.DOCS / lang / "code.md") if "class MinimalPositionalEncoding" in f.code
+        f.code for f in pages.fences(layout.DOCS / lang / "code.md") if "class MinimalPositionalEncoding" in f.code
     ]
     width = {line: sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in line) for line in module.splitlines()}
     assert max(width.values()) <= 80, [line for line, w in width.items() if w > 80]

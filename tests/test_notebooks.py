@@ -46,7 +46,7 @@ def sites() -> dict[str, notebooks.Site]:
 
 def generated(chapter: tuple[str, str], sites: dict[str, notebooks.Site]) -> nbformat.NotebookNode:
     lang, name = chapter
-    text = (pages.DOCS / lang / name).read_text(encoding="utf-8")
+    text = (layout.DOCS / lang / name).read_text(encoding="utf-8")
     return nbformat.reads(notebooks.notebook_text(text, name, sites[lang]), as_version=4)
 
 
@@ -102,7 +102,7 @@ def test_notebook_runs_top_to_bottom(
     result = notebook_result(chapter)
     if result.get("cached"):
         record_property("pe_docs_reused", "notebook")
-    path = pages.DOCS / chapter[0] / chapter[1]
+    path = layout.DOCS / chapter[0] / chapter[1]
     where = f"docs/{_id(chapter)}"
     if not result["ok"]:
         nb = kernels.executed(result) if result.get("notebook") else None
@@ -170,7 +170,7 @@ def test_every_chapter_has_a_notebook_and_only_chapters() -> None:
 def test_notebook_has_the_page_code_in_order(chapter: tuple[str, str], sites: dict[str, notebooks.Site]) -> None:
     nb = generated(chapter, sites)
     nbformat.validate(nb)
-    path = pages.DOCS / chapter[0] / chapter[1]
+    path = layout.DOCS / chapter[0] / chapter[1]
     page = pages.read(path)
     page_code = [f.code.strip("\n") for f in page.running]
     assert [c.source for c in page_cells(nb)] == page_code
@@ -216,7 +216,7 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
     # a heading's attribute list ({#anchor}) sets the page's anchor; the notebook has no use for it and drops it
     page_headings = [
         ("#" * h.level, re.sub(r"\s*\{[#.][^}]*\}$", "", h.title))
-        for h in pages.read(pages.DOCS / lang / name).headings
+        for h in pages.read(layout.DOCS / lang / name).headings
     ]
     nb_headings = [
         (tok.markup, tokens[i + 1].content)
@@ -231,7 +231,7 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
 
 def test_generation_is_deterministic(sites: dict[str, notebooks.Site]) -> None:
     lang, name = CHAPTERS[0]
-    text = (pages.DOCS / lang / name).read_text(encoding="utf-8")
+    text = (layout.DOCS / lang / name).read_text(encoding="utf-8")
     assert notebooks.notebook_text(text, name, sites[lang]) == notebooks.notebook_text(text, name, sites[lang])
 
 

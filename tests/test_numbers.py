@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import pages
+from site_tools import layout, pages
 from site_tools.pages import stated_numbers
 
 PAIRS = [
@@ -197,7 +197,7 @@ def test_an_unpinned_number_says_why_and_what_to_do(tmp_path: Path) -> None:
 def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     for lang in ("en", "zh"):
         (tmp_path / lang).mkdir()
-        shutil.copy(pages.DOCS / lang / "wavelength.md", tmp_path / lang / "wavelength.md")
+        shutil.copy(layout.DOCS / lang / "wavelength.md", tmp_path / lang / "wavelength.md")
     en = tmp_path / "en" / "wavelength.md"
     text = en.read_text(encoding="utf-8")
     assert "1.0366" in text and "60 611" in text

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import dom
+from site_tools import dom, layout
 from site_tools.browser import PAGE_BUDGET, first_view, gzipped, serve_site, shared_browser
 from site_tools.finish import assets
 
@@ -202,9 +202,8 @@ def test_only_pages_with_figures_load_the_lightbox(site_dir: Path) -> None:
 def test_contributing_states_the_budget_the_tests_hold_pages_to(lang: str) -> None:
     """The Contributing page quotes the phone budget and width (its front matter names them as quoted): they are
     the values the browser tests use."""
-    from site_tools import pages
     from site_tools.browser import PHONE
 
-    text = (pages.DOCS / lang / "contributing.md").read_text(encoding="utf-8")
+    text = (layout.DOCS / lang / "contributing.md").read_text(encoding="utf-8")
     assert f"at most {PAGE_BUDGET // 1000} KB" in text or f"不超过 {PAGE_BUDGET // 1000} KB" in text
     assert f"{PHONE['width']} px" in text

@@ -17,7 +17,7 @@ MD_PAGES = [p for lang in pages.LANGS for p in pages.files(lang).values() if p.s
 
 
 def _id(p: Path) -> str:
-    return p.relative_to(pages.DOCS).as_posix()
+    return p.relative_to(layout.DOCS).as_posix()
 
 
 def _squash(code: str) -> str:
@@ -101,7 +101,7 @@ def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monk
     en, zh = tmp_path / "mkdocs.yml", tmp_path / "mkdocs.zh.yml"
     en.write_text("nav:\n  - index.md\n  - Use:\n      - a.md\n      - b.md\n  - Reference:\n      - c.md\n")
     zh.write_text("INHERIT: mkdocs.yml\nnav:\n  - index.md\n  - 使用:\n      - a.md\n  - 参考:\n      - c.md\n")
-    monkeypatch.setattr(pages.site, "DOCS", tmp_path / "docs")
+    monkeypatch.setattr(layout, "DOCS", tmp_path / "docs")
     configs = {"en": en, "zh": zh}
     assert pages.nav_problems_of("a.md", configs) == []
     (problem,) = pages.nav_problems_of("b.md", configs)
@@ -325,7 +325,7 @@ def test_parity_reports_what_is_missing(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "zh" / "c.md").write_text("# 丙\n\n```python\n# 注释\ny = 1  # 丙\n\n```\n", encoding="utf-8")
     (tmp_path / "en" / "d.md").write_text("# D\n\n```python\nz = 1\n```\n\n```python\nw = 2\n```\n", encoding="utf-8")
     (tmp_path / "zh" / "d.md").write_text("# 丁\n\n```python\nz = 1\n```\n", encoding="utf-8")
-    monkeypatch.setattr(pages.site, "DOCS", tmp_path)
+    monkeypatch.setattr(layout, "DOCS", tmp_path)
     problems = pages.parity_problems()
     en, zh = (tmp_path / lang / "a.md" for lang in pages.LANGS)
     assert (
@@ -360,7 +360,7 @@ def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
     from harness.page_selection import mentions as _mentions
 
     names = {"formula.md", "formula.ipynb"}
-    docs = pages.DOCS
+    docs = layout.DOCS
     for value in (
         docs / "en" / "formula.md",
         "formula.md",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from site_tools import ROOT, pages
+from site_tools import ROOT, layout, pages
 from site_tools.pages import sync
 
 
@@ -66,7 +66,7 @@ def test_a_page_is_rewritten_block_by_block(tmp_path: Path, monkeypatch: pytest.
         '!!! note "注"\n    ```python\n    y = x  # 相同\n    ```\n'
     )
     _pages(tmp_path, en, zh)
-    monkeypatch.setattr(pages.site, "DOCS", tmp_path)
+    monkeypatch.setattr(layout, "DOCS", tmp_path)
     target = tmp_path / "zh" / "a.md"
     assert sync.sync("a.md") == [
         f"{pages.rel(target)}:3: block 1 now follows {pages.rel(tmp_path / 'en' / 'a.md')}:3",
@@ -79,7 +79,7 @@ def test_a_page_is_rewritten_block_by_block(tmp_path: Path, monkeypatch: pytest.
 
 def test_different_numbers_of_blocks_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _pages(tmp_path, "# A\n\n```python\nx = 1\n```\n\n```python\ny = 2\n```\n", "# 甲\n\n```python\nx = 1\n```\n")
-    monkeypatch.setattr(pages.site, "DOCS", tmp_path)
+    monkeypatch.setattr(layout, "DOCS", tmp_path)
     with pytest.raises(ValueError, match=r"a\.md: 2 code blocks in en, 1 in zh; add or remove blocks in both first"):
         sync.sync("a.md")
     with pytest.raises(ValueError, match="not a Markdown page of both languages"):

@@ -207,12 +207,12 @@ class Runner:
         todo = [c for c in dict.fromkeys(chapters) if c not in self.started]
         if not todo:
             return
-        from site_tools import pages
+        from site_tools import layout
         from site_tools.build import notebooks
 
         texts = {}
         for lang, name in todo:
-            page = (pages.DOCS / lang / name).read_text(encoding="utf-8")
+            page = (layout.DOCS / lang / name).read_text(encoding="utf-8")
             texts[(lang, name)] = notebooks.notebook_text(page, name, notebooks.site_of(lang))
         cached = {c for c in todo if stored_path(texts[c], *c).is_file()}
         # reuse first (instant), then the longest notebooks, so that the last one to finish is a short one

@@ -15,15 +15,14 @@
   chapters (:mod:`~site_tools.pages.chapter`), the Chinese code blocks rewritten from the English ones
   (:mod:`~site_tools.pages.sync`).
 
-The names callers use are re-exported here (``pages.read``, ``pages.files``, …). :func:`files` reads ``DOCS`` in
-:mod:`~site_tools.pages.site`: to point the checks at other pages, patch it there.
+The names callers use are re-exported here (``pages.read``, ``pages.files``, …). :func:`files` reads
+``site_tools.layout.DOCS``: to point the checks at other pages, patch it there.
 """
 
 from site_tools import ROOT
 from site_tools.pages.links import link_problems, render
 from site_tools.pages.model import Box, Code, Expected, Fence, Figure, Item, Prose, Verbatim, parse, read, rel, walk
 from site_tools.pages.site import (
-    DOCS,
     LANGS,
     chapters,
     code_lines,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_tools import layout
-from site_tools.layout import DOCS, LANGS
+from site_tools.layout import LANGS
 from site_tools.pages import asserts
 from site_tools.pages.model import Fence, read, rel
 
@@ -76,7 +76,7 @@ def comments(code: str) -> list[tuple[int, str]]:
 def files(lang: str | Path) -> dict[str, Path]:
     """The page files of one language (``"en"``, ``"zh"``, or a folder of pages), by their path relative to its
     folder (``docs/<lang>``): ``formula.md``, ``walkthrough.ipynb``."""
-    base = DOCS / lang if lang in LANGS else Path(lang)
+    base = layout.DOCS / lang if lang in LANGS else Path(lang)
     return {
         p.relative_to(base).as_posix(): p
         for p in sorted(base.rglob("*"))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.built_site import SITE_FIXTURES
-from site_tools import ROOT
+from site_tools import ROOT, layout
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -57,7 +57,7 @@ def page_tests(items: list[pytest.Item], slug: str, *, built: bool = False) -> l
     slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
     names = {f"{slug}.md", f"{slug}.ipynb"}
     others: set[str] = set(pages.page_names()) - names if built else set()
-    shown = {ref.name for lang in pages.LANGS if built and (f := pages.DOCS / lang / f"{slug}.md").is_file()
+    shown = {ref.name for lang in pages.LANGS if built and (f := layout.DOCS / lang / f"{slug}.md").is_file()
              for ref in pages.read(f).figures}  # fmt: skip
     keep = []
     for item in items:
