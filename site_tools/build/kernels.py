@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from site_tools import ROOT, cache
+from site_tools import ROOT, cache, layout
 from site_tools.build import figures
 
 # The MKL code path each language's notebooks run on (see the module docstring).
@@ -207,7 +207,6 @@ class Runner:
         todo = [c for c in dict.fromkeys(chapters) if c not in self.started]
         if not todo:
             return
-        from site_tools import layout
         from site_tools.build import notebooks
 
         texts = {}

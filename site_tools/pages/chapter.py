@@ -97,11 +97,9 @@ def _nav_block(text: str, name: str) -> tuple[int, list[str]]:
 
 
 def sections(config: Path) -> list[str]:
-    """The titles of the top-level sections of the nav in ``config`` that hold a page, in order (``INHERIT``
-    merged)."""
-    if not (layout.read_config_file(config) or {}).get("nav"):
-        raise ChapterError(f"{config.name} has no top-level nav: list to add the chapter to")
-    return pages.site.top_sections(pages.nav_places(config))
+    """The titles of the top-level sections of the nav in ``config``, in order: read from the file's text, where
+    :func:`add_to_nav` counts them (a section's number here is its number there)."""
+    return [title for title, _, _ in _sections(_nav_block(config.read_text(encoding="utf-8"), config.name)[1])]
 
 
 def _sections(block: list[str]) -> list[tuple[str, int, int]]:

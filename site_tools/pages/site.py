@@ -233,13 +233,13 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
         config = rel(configs[lang])
         exists = name in files(lang)
         if exists and name not in places[lang]:
-            titles = top_sections(places[lang])
+            titles = _top_sections(places[lang])
             where = f", in the section it belongs to ({', '.join(map(repr, titles))})" if titles else ""
             other = next((o for o in LANGS if o != lang and name in places[o]), None)
             if other is not None:
                 sections = places[other][name]
                 # the two navs list the same sections in the same order, with titles in their own language
-                k = top_sections(places[other]).index(sections[0]) if sections else len(titles)
+                k = _top_sections(places[other]).index(sections[0]) if sections else len(titles)
                 mine = titles[k] if k < len(titles) else ""
                 where = (
                     f", in the section {mine!r} (where {rel(configs[other])} lists it, under {sections[-1]!r})"
@@ -252,7 +252,7 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
     return problems
 
 
-def top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:
+def _top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:
     """The titles of the top-level sections of a nav (:func:`nav_places`), in order."""
     return list(dict.fromkeys(s[0] for s in places.values() if s))
 
