@@ -45,22 +45,6 @@ PAIRINGS: tuple[Pairing, ...] = ("interleaved", "half")
 _EXACT_IN_FLOAT32 = 2**24
 
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
-"""The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
-
-
-_ROPE_KEYS: dict[str, tuple[set[str], set[str]]] = {  # rope_type -> (required keys, optional keys)
-    "default": (set(), set()),
-    "linear": ({"factor"}, set()),
-    "dynamic": ({"factor"}, set()),  # the trained length is max_position_embeddings, as in transformers
-    "yarn": (
-        {"factor", "original_max_position_embeddings"},
-        {"attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
-    ),
-    "llama3": ({"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"}, set()),
-}
-
-
 class RopeFrequencies(NamedTuple):
     """What a RoPE configuration gives: the frequencies and the factor on cos and sin (transformers' names)."""
 
@@ -73,6 +57,137 @@ class RopeFrequencies(NamedTuple):
 def _ladder(head_dim: int, base: float | torch.Tensor) -> torch.Tensor:
     """``base^(2i/d)`` in float32: the expression of transformers, Meta's llama and torchtune."""
     return base ** (torch.arange(0, head_dim, 2, dtype=torch.int64).to(torch.float32) / head_dim)
+
+
+class _Setting(NamedTuple):
+    """What ``rope_frequencies`` hands a ``rope_type``'s function once the common checks have passed."""
+
+    d: int
+    base: float
+    params: dict[str, Any]  # the scaling's keys, rope_type and rope_theta removed
+    exact: bool  # float64 (the exact values) rather than transformers' float32 arithmetic
+    max_position_embeddings: int | None
+    seq_len: int | None
+
+
+def _key(name: str) -> str:
+    return f"scaling[{name!r}]"
+
+
+def _factor(setting: _Setting) -> float:
+    return check_real(_key("factor"), setting.params["factor"], minimum=1.0)
+
+
+def _default(setting: _Setting) -> RopeFrequencies:
+    d, b = setting.d, setting.base
+    return RopeFrequencies(inverse_frequencies(d, base=b) if setting.exact else 1.0 / _ladder(d, b), 1.0)
+
+
+def _linear(setting: _Setting) -> RopeFrequencies:
+    """transformers' ``_compute_linear_scaling_rope_parameters``."""
+    d, b, factor = setting.d, setting.base, _factor(setting)
+    if setting.exact:
+        return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
+    inv_freq = 1.0 / _ladder(d, b)
+    inv_freq /= factor
+    return RopeFrequencies(inv_freq, 1.0)
+
+
+def _dynamic(setting: _Setting) -> RopeFrequencies:
+    """transformers' ``_compute_dynamic_ntk_parameters``."""
+    d, b, factor, seq_len = setting.d, setting.base, _factor(setting), setting.seq_len
+    if d < 4:
+        raise ValueError(f"head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got {d}")
+    if setting.max_position_embeddings is None:
+        raise ValueError(
+            "rope_type 'dynamic' needs max_position_embeddings (the config's max_position_embeddings: "
+            "transformers reads the trained length there)"
+        )
+    trained = setting.max_position_embeddings
+    if setting.exact:
+        scale = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
+        return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
+    if seq_len is None:  # at initialisation: Python floats, as transformers
+        scaled = b * ((factor * trained / trained) - (factor - 1)) ** (d / (d - 2))
+    else:  # at run time transformers has the tensor max(position_ids) + 1: float32 arithmetic
+        length = torch.maximum(torch.tensor(seq_len), torch.tensor(trained))
+        scaled = b * ((factor * length.to(torch.float32) / trained) - (factor - 1)) ** (d / (d - 2))
+    return RopeFrequencies(1.0 / _ladder(d, scaled), 1.0)
+
+
+def _original(setting: _Setting) -> int:
+    value = setting.params["original_max_position_embeddings"]
+    return check_int(_key("original_max_position_embeddings"), value, minimum=1)
+
+
+def _llama3(setting: _Setting) -> RopeFrequencies:
+    """transformers' ``_compute_llama3_parameters`` (Meta's ``apply_scaling``, vectorised)."""
+    d, b, params, factor, original = setting.d, setting.base, setting.params, _factor(setting), _original(setting)
+    low = check_real(_key("low_freq_factor"), params["low_freq_factor"], minimum=0.0, open_minimum=True)
+    high = check_real(_key("high_freq_factor"), params["high_freq_factor"], minimum=0.0, open_minimum=True)
+    if high <= low:
+        raise ValueError(f"{_key('high_freq_factor')} must be > low_freq_factor={low}, got {high}")
+    if setting.exact:
+        w = llama3_frequencies(d, factor, original, base=b, low_freq_factor=low, high_freq_factor=high)
+        return RopeFrequencies(w, 1.0)
+    inv_freq = 1.0 / _ladder(d, b)
+    wavelen = 2 * math.pi / inv_freq
+    scaled = torch.where(wavelen > original / low, inv_freq / factor, inv_freq)
+    smooth = (original / wavelen - low) / (high - low)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = ~(wavelen < original / high) * ~(wavelen > original / low)
+    return RopeFrequencies(torch.where(medium, smoothed, scaled), 1.0)
+
+
+def _yarn(setting: _Setting) -> RopeFrequencies:
+    """transformers' ``_compute_yarn_parameters``."""
+    d, b, params, factor, original = setting.d, setting.base, setting.params, _factor(setting), _original(setting)
+
+    def beta(name: str, default: float) -> float:  # None is the default; 0 is refused, not replaced
+        value = params.get(name)
+        return check_real(_key(name), default if value is None else value, minimum=0.0, open_minimum=True)
+
+    beta_fast, beta_slow = beta("beta_fast", 32.0), beta("beta_slow", 1.0)
+    truncate = params.get("truncate", True)
+    if not isinstance(truncate, bool):
+        raise TypeError(f"{_key('truncate')} must be a bool, got {truncate!r}")
+    attention = params.get("attention_factor")
+    if attention is not None:
+        attention = check_real(_key("attention_factor"), attention, minimum=0.0, open_minimum=True)
+    elif params.get("mscale") and params.get("mscale_all_dim"):
+        m = check_real(_key("mscale"), params["mscale"])
+        m_all = check_real(_key("mscale_all_dim"), params["mscale_all_dim"])
+        attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
+    else:
+        attention = yarn_attention_factor(factor)
+    options = {"base": b, "beta_fast": beta_fast, "beta_slow": beta_slow}
+    if setting.exact:
+        return RopeFrequencies(yarn_frequencies(d, factor, original, truncate=truncate, **options), attention)
+    low, high = (yarn_boundaries if truncate else _yarn_range)(d, original, **options)
+    if low == high:
+        high += 0.001  # as transformers' linear_ramp_factor: no division by zero
+    pos_freqs = _ladder(d, b)
+    extrapolation, interpolation = 1.0 / pos_freqs, 1.0 / (factor * pos_freqs)
+    extrapolation_factor = 1 - ((torch.arange(d // 2, dtype=torch.float32) - low) / (high - low)).clamp(0, 1)
+    inv_freq = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor
+    return RopeFrequencies(inv_freq, attention)
+
+
+# rope_type -> (required keys, optional keys, its frequencies): adding a type is adding an entry.
+_ROPE_TYPES: dict[str, tuple[set[str], set[str], Callable[[_Setting], RopeFrequencies]]] = {
+    "default": (set(), set(), _default),
+    "linear": ({"factor"}, set(), _linear),
+    "dynamic": ({"factor"}, set(), _dynamic),  # the trained length is max_position_embeddings, as in transformers
+    "yarn": (
+        {"factor", "original_max_position_embeddings"},
+        {"attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
+        _yarn,
+    ),
+    "llama3": ({"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"}, set(), _llama3),
+}
+
+ROPE_TYPES = tuple(_ROPE_TYPES)
+"""The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
 
 
 def _rope_parameters(scaling: object, base: float) -> tuple[str, dict[str, Any]]:
@@ -101,7 +216,7 @@ def _rope_parameters(scaling: object, base: float) -> tuple[str, dict[str, Any]]
             "warning) and reads the trained length from config.max_position_embeddings; remove the key and pass "
             "max_position_embeddings=…"
         )
-    required, optional = _ROPE_KEYS[rope_type]
+    required, optional, _ = _ROPE_TYPES[rope_type]
     for name in sorted(required):
         if name not in params or params[name] is None:
             raise ValueError(f"scaling for rope_type {rope_type!r} needs the key {name!r}; got {dict(scaling)!r}")
@@ -190,7 +305,6 @@ def rope_frequencies(
         raise ValueError(
             f"dtype must be torch.float32 (transformers' arithmetic) or torch.float64 (exact), got {dtype}"
         )
-    exact = dtype == torch.float64
     if max_position_embeddings is not None:
         max_position_embeddings = check_int("max_position_embeddings", max_position_embeddings, minimum=1)
     if seq_len is not None:
@@ -198,82 +312,8 @@ def rope_frequencies(
         if rope_type != "dynamic":
             raise ValueError(f"seq_len is used by rope_type 'dynamic' only, got seq_len={seq_len} for {rope_type!r}")
 
-    def key(name: str) -> str:
-        return f"scaling[{name!r}]"
-
-    if rope_type == "default":
-        return RopeFrequencies(inverse_frequencies(d, base=b) if exact else 1.0 / _ladder(d, b), 1.0)
-    factor = check_real(key("factor"), params["factor"], minimum=1.0)
-    if rope_type == "linear":  # transformers: _compute_linear_scaling_rope_parameters
-        if exact:
-            return RopeFrequencies(position_interpolation_frequencies(d, factor, base=b), 1.0)
-        inv_freq = 1.0 / _ladder(d, b)
-        inv_freq /= factor
-        return RopeFrequencies(inv_freq, 1.0)
-    if rope_type == "dynamic":  # transformers: _compute_dynamic_ntk_parameters
-        if d < 4:
-            raise ValueError(f"head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got {d}")
-        if max_position_embeddings is None:
-            raise ValueError(
-                "rope_type 'dynamic' needs max_position_embeddings (the config's max_position_embeddings: "
-                "transformers reads the trained length there)"
-            )
-        trained = max_position_embeddings
-        if exact:
-            scale = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
-            return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
-        if seq_len is None:  # at initialisation: Python floats, as transformers
-            scaled = b * ((factor * trained / trained) - (factor - 1)) ** (d / (d - 2))
-        else:  # at run time transformers has the tensor max(position_ids) + 1: float32 arithmetic
-            length = torch.maximum(torch.tensor(seq_len), torch.tensor(trained))
-            scaled = b * ((factor * length.to(torch.float32) / trained) - (factor - 1)) ** (d / (d - 2))
-        return RopeFrequencies(1.0 / _ladder(d, scaled), 1.0)
-    original = check_int(key("original_max_position_embeddings"), params["original_max_position_embeddings"], minimum=1)
-    if rope_type == "llama3":  # transformers: _compute_llama3_parameters (Meta's apply_scaling, vectorised)
-        low = check_real(key("low_freq_factor"), params["low_freq_factor"], minimum=0.0, open_minimum=True)
-        high = check_real(key("high_freq_factor"), params["high_freq_factor"], minimum=0.0, open_minimum=True)
-        if high <= low:
-            raise ValueError(f"{key('high_freq_factor')} must be > low_freq_factor={low}, got {high}")
-        if exact:
-            w = llama3_frequencies(d, factor, original, base=b, low_freq_factor=low, high_freq_factor=high)
-            return RopeFrequencies(w, 1.0)
-        inv_freq = 1.0 / _ladder(d, b)
-        wavelen = 2 * math.pi / inv_freq
-        scaled = torch.where(wavelen > original / low, inv_freq / factor, inv_freq)
-        smooth = (original / wavelen - low) / (high - low)
-        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
-        medium = ~(wavelen < original / high) * ~(wavelen > original / low)
-        return RopeFrequencies(torch.where(medium, smoothed, scaled), 1.0)
-    # yarn: transformers' _compute_yarn_parameters
-
-    def beta(name: str, default: float) -> float:  # None is the default; 0 is refused, not replaced
-        value = params.get(name)
-        return check_real(key(name), default if value is None else value, minimum=0.0, open_minimum=True)
-
-    beta_fast, beta_slow = beta("beta_fast", 32.0), beta("beta_slow", 1.0)
-    truncate = params.get("truncate", True)
-    if not isinstance(truncate, bool):
-        raise TypeError(f"{key('truncate')} must be a bool, got {truncate!r}")
-    attention = params.get("attention_factor")
-    if attention is not None:
-        attention = check_real(key("attention_factor"), attention, minimum=0.0, open_minimum=True)
-    elif params.get("mscale") and params.get("mscale_all_dim"):
-        m = check_real(key("mscale"), params["mscale"])
-        m_all = check_real(key("mscale_all_dim"), params["mscale_all_dim"])
-        attention = (0.1 * m * math.log(factor) + 1.0) / (0.1 * m_all * math.log(factor) + 1.0)
-    else:
-        attention = yarn_attention_factor(factor)
-    options = {"base": b, "beta_fast": beta_fast, "beta_slow": beta_slow}
-    if exact:
-        return RopeFrequencies(yarn_frequencies(d, factor, original, truncate=truncate, **options), attention)
-    low, high = (yarn_boundaries if truncate else _yarn_range)(d, original, **options)
-    if low == high:
-        high += 0.001  # as transformers' linear_ramp_factor: no division by zero
-    pos_freqs = _ladder(d, b)
-    extrapolation, interpolation = 1.0 / pos_freqs, 1.0 / (factor * pos_freqs)
-    extrapolation_factor = 1 - ((torch.arange(d // 2, dtype=torch.float32) - low) / (high - low)).clamp(0, 1)
-    inv_freq = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor
-    return RopeFrequencies(inv_freq, attention)
+    setting = _Setting(d, b, params, dtype == torch.float64, max_position_embeddings, seq_len)
+    return _ROPE_TYPES[rope_type][2](setting)
 
 
 def _check_positions(position_ids: object) -> torch.Tensor:
