@@ -201,7 +201,9 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     en = tmp_path / "en" / "wavelength.md"
     text = en.read_text(encoding="utf-8")
     assert "1.0366" in text and "60 611" in text
-    text = text.replace("$: 1.0366 for", "$: 1.0466 for").replace("wavelength is 60 611", "wavelength is 61 611")
+    text = text.replace("factor is small: 1.0366", "factor is small: 1.0466").replace(
+        "wavelength is 60 611", "wavelength is 61 611"
+    )
     assert "1.0466" in text and "61 611" in text  # the two edits took
     en.write_text(text, encoding="utf-8")
     problems = stated_numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
