@@ -30,7 +30,7 @@ from site_tools.layout import CONFIGS
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
 
-MAX_WORDS = 1050  # English words on a Learn page's main path (1500 asked for; 1017 at most since the lighter pass)
+MAX_WORDS = 1100  # English words on a Learn page's main path (1500 asked for; 1081 at most: start here, 3 exercises)
 ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.73 measured on the Learn pages (Han + Latin words)
 MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 7 reached
 # The newcomer's reading model (issue 25, first read-through): prose at 200 words a minute, inline math read as
