@@ -38,7 +38,7 @@ from pe_docs.plotting._style import (
 
 def _style_3d(ax: object, theme: Theme) -> None:
     """Transparent panes with a faint edge, so the 3-D axes read on light and dark pages."""
-    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # type: ignore[attr-defined]
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # type: ignore[attr-defined]  # a 3-D Axes: mpl_toolkits is untyped
         axis.set_pane_color(matplotlib.colors.to_rgba(_PANE[theme], 0.35))
         axis.pane.set_edgecolor(matplotlib.rcParams["grid.color"])
 
