@@ -49,13 +49,14 @@ test-upstream:
 	bash scripts/test-upstream.sh $(if $(LATEST),--latest,)
 
 # The pre-commit hooks (.pre-commit-config.yaml) over every file, new ones too (`git ls-files --others`: a page not
-# yet added to git is checked): ruff check, ruff format --check, codespell. They only check: no file is changed.
+# yet added to git is checked): ruff check, ruff format --check, codespell, mypy. They only check: no file is changed.
 LINT_FILES = $$(git ls-files --cached --others --exclude-standard)
 lint: setup
 	@$(PY) -m pre_commit run --files $(LINT_FILES) || { printf '%s\n' \
 	  "make lint: failed, and changed no file (the hooks only check). To fix what they name:" \
 	  "  ruff format, ruff check: make format rewrites the formatting and what ruff can fix; the rest by hand" \
-	  "  codespell: correct the word; a word it wrongly flags goes in ignore-words-list under [tool.codespell] in pyproject.toml"; \
+	  "  codespell: correct the word; a word it wrongly flags goes in ignore-words-list under [tool.codespell] in pyproject.toml" \
+	  "  mypy: correct the annotation or the code it names (configured under [tool.mypy] in pyproject.toml)"; \
 	  exit 1; }
 
 format: setup

@@ -638,9 +638,9 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
                     break
 
     closest = min(errors, key=lambda n: errors[n])
-    fam = match.family if match is not None else None
-    if fam is not None:
-        layout: str | None = fam.layout
+    family = match.family if match is not None else None
+    if family is not None:
+        layout: str | None = family.layout
     elif match is not None and match.name in FORMULA_BUGS:
         layout = "interleaved"
     else:
@@ -655,12 +655,12 @@ def identify_table(table: torch.Tensor | ArrayLike, *, base: float = 10000.0, at
         shift_residual=checker.residual(layout or "interleaved"),
         description=_describe(match, checker),
         layout=layout,
-        spacing=fam.spacing if fam is not None else None,
+        spacing=family.spacing if family is not None else None,
         offset=match.offset if match is not None else 0,
         descending=match.descending if match is not None else False,
         zero_rows=checker.zero_rows,
         rows=how,
-        libraries=fam.libraries if fam is not None else (),
+        libraries=family.libraries if family is not None else (),
     )
 
 

@@ -268,6 +268,8 @@ def yarn_frequencies(
     s = _check_scale(scale)
     if not isinstance(truncate, bool):
         raise TypeError(f"truncate must be a bool, got {truncate!r}")
+    low: float
+    high: float
     if truncate:
         low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
     else:

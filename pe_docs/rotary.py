@@ -451,7 +451,7 @@ class RotaryEmbedding(nn.Module):
             (128, 500000.0, 'llama3')
         """
         get: Callable[[str], Any] = (
-            config.get if isinstance(config, Mapping) else lambda name: getattr(config, name, None)  # type: ignore[union-attr]
+            config.get if isinstance(config, Mapping) else lambda name: getattr(config, name, None)
         )
         # other models' names, refused; a config object maps n_embd and n_head (GPT-J's), not rotary_pct
         names = ("rotary_pct", "rotary_emb_base") + (("n_embd", "n_head") if isinstance(config, Mapping) else ())

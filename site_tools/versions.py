@@ -24,6 +24,7 @@ import ast
 import html
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -81,7 +82,7 @@ _TEXT = {
 }
 
 
-def version_line(meta: dict[str, object], *, chapter: bool, lang: str, pins: dict[str, Pin] | None = None) -> str:
+def version_line(meta: Mapping[str, object], *, chapter: bool, lang: str, pins: dict[str, Pin] | None = None) -> str:
     """The HTML paragraph of versions for one page (``""`` when it has none to show).
 
     Args:
@@ -171,7 +172,7 @@ def _page_marks(node: ast.expr) -> list[str]:
     return out
 
 
-def _reachable(node: ast.AST, functions: dict[str, ast.AST]) -> list[ast.AST]:
+def _reachable(node: ast.AST, functions: Mapping[str, ast.AST]) -> list[ast.AST]:
     """``node`` and the module-level functions and classes it uses by name, and those they use, and so on."""
     out, seen = [node], set()
     for current in out:  # out grows as the loop goes
@@ -185,7 +186,7 @@ def _reachable(node: ast.AST, functions: dict[str, ast.AST]) -> list[ast.AST]:
 def _imports(nodes: list[ast.AST]) -> set[str]:
     """The top-level modules imported anywhere in ``nodes``: by ``import`` statements, and by name, a string argument
     of a call (``importlib.import_module("timm.layers")``, a fixture that loads one module of a package alone)."""
-    modules = set()
+    modules: set[str] = set()
     bodies = [n for node in nodes for n in (node.body if isinstance(node, ast.FunctionDef | ast.ClassDef) else [node])]
     for node in bodies:  # not the decorators: a mark's strings are not modules
         for n in ast.walk(node):

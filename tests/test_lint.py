@@ -1,4 +1,4 @@
-"""The repository passes its lint hooks (.pre-commit-config.yaml: ruff check, ruff format --check, codespell)."""
+"""The repository passes its lint hooks (.pre-commit-config.yaml: ruff check, ruff format --check, codespell, mypy)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ LINT_FILES = ["git", "ls-files", "--cached", "--others", "--exclude-standard"]  
 
 
 def test_pre_commit_hooks_pass() -> None:
-    """The hooks of .pre-commit-config.yaml (ruff check, ruff format --check, codespell) pass on every file, new
+    """The hooks of .pre-commit-config.yaml (ruff check, ruff format --check, codespell, mypy) pass on every file, new
     (untracked) ones too: the same run as `make lint`, so CI runs the hooks a commit runs."""
     files = subprocess.run(LINT_FILES, cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     result = subprocess.run(
@@ -95,18 +95,20 @@ def test_hooks_use_the_pinned_tools() -> None:
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
     assert [repo["repo"] for repo in config["repos"]] == ["local"]
-    assert {hook["id"] for hook in hooks} == {"ruff-check", "ruff-format", "codespell"}
+    assert {hook["id"] for hook in hooks} == {"ruff-check", "ruff-format", "codespell", "mypy"}
     for hook in hooks:
         assert hook["entry"].startswith("scripts/venv-run "), hook
         assert hook["language"] in {"unsupported", "system"}, hook
     assert "--check" in next(h["entry"] for h in hooks if h["id"] == "ruff-format")  # never rewrites files
-    for tool in ("pre-commit", "ruff", "codespell"):
+    for tool in ("pre-commit", "ruff", "codespell", "mypy"):
         _pinned(tool)
     import codespell_lib
+    import mypy.version
     import pre_commit.constants
 
     assert _pinned("pre-commit") == pre_commit.constants.VERSION
     assert codespell_lib.__version__ == _pinned("codespell")
+    assert mypy.version.__version__ == _pinned("mypy")
     version = subprocess.run([sys.executable, "-m", "ruff", "--version"], capture_output=True, text=True, check=True)
     assert version.stdout.split()[-1] == _pinned("ruff")
 

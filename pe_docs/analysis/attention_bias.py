@@ -83,7 +83,7 @@ class _OffsetMoments(NamedTuple):
     offsets: torch.Tensor  # −(L−1) … L−1
     mean: torch.Tensor  # (..., 2L − 1)
     var: torch.Tensor  # (..., 2L − 1), population variance within each offset
-    count: torch.Tensor  # (2L − 1,), number of (i, j) pairs with j − i = offset
+    pairs: torch.Tensor  # (2L − 1,), number of (i, j) pairs with j − i = offset (`count` would hide tuple.count)
 
 
 def _offset_moments(scores: object) -> _OffsetMoments:
@@ -166,7 +166,7 @@ def non_relative_fraction(scores: torch.Tensor) -> float:
     total = s.var(dim=(-2, -1), unbiased=False).mean()
     if total == 0:
         return 0.0
-    within = (moments.var * moments.count).sum(-1).mean() / (length * length)
+    within = (moments.var * moments.pairs).sum(-1).mean() / (length * length)
     return math.sqrt(float(within / total))
 
 

@@ -13,13 +13,17 @@ import subprocess
 import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib
 from matplotlib import font_manager
 from matplotlib.figure import Figure
+from matplotlib.rcsetup import cycler  # what matplotlib.cycler is; matplotlib's stub does not export it
 
 from pe_docs._checks import check_int
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 Lang = Literal["en", "zh"]
 """Language of a figure's labels."""
@@ -62,7 +66,7 @@ def check_lang(lang: object) -> Lang:
     """
     if not isinstance(lang, str) or lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
-    return lang  # type: ignore[return-value]
+    return lang
 
 
 def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
@@ -74,7 +78,7 @@ def check_lang_theme(lang: object, theme: object) -> tuple[Lang, Theme]:
     lang = check_lang(lang)
     if not isinstance(theme, str) or theme not in THEMES:
         raise ValueError(f"theme must be one of {THEMES}, got {theme!r}")
-    return lang, theme  # type: ignore[return-value]
+    return lang, theme
 
 
 def check_layout(layout: object) -> Layout:
@@ -85,7 +89,7 @@ def check_layout(layout: object) -> Layout:
     """
     if not isinstance(layout, str) or layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-    return layout  # type: ignore[return-value]
+    return layout
 
 
 def check_indices(
@@ -233,7 +237,7 @@ def themed(lang: Lang, theme: Theme, layout: Layout = "wide") -> Iterator[None]:
     families = ["DejaVu Sans"]
     if lang == "zh":
         families.append(cjk_family())
-    rc = {
+    rc: dict[RcKeyType, Any] = {
         "font.family": families,
         "font.size": 11,
         "text.color": fg,
@@ -244,7 +248,7 @@ def themed(lang: Lang, theme: Theme, layout: Layout = "wide") -> Iterator[None]:
         "grid.color": grid,
         "axes.grid": True,
         "grid.linewidth": 0.6,
-        "axes.prop_cycle": matplotlib.cycler(color=CYCLE),
+        "axes.prop_cycle": cycler(color=CYCLE),
         "figure.facecolor": "none",
         "axes.facecolor": "none",
         "legend.frameon": False,

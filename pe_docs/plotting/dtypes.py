@@ -106,6 +106,6 @@ def plot_dtype_error(
         # below the axes: the curves fill the upper left, where a legend inside would cover them
         legend = fig.legend(loc="outside lower center", fontsize=8, ncols=2 if wide else 1)
         if not wide:  # a phone's width: a long label on two lines
-            for label in legend.get_texts():
-                label.set_text(wrapped(label.get_text(), 44))
+            for entry in legend.get_texts():
+                entry.set_text(wrapped(entry.get_text(), 44))
     return fig

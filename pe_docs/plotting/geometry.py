@@ -10,6 +10,7 @@ import matplotlib
 import numpy as np
 import torch
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from pe_docs._checks import check_base, check_d_model, check_int
 from pe_docs.analysis.geometry import band_contributions, principal_components
@@ -37,7 +38,7 @@ from pe_docs.plotting._style import (
 
 def _style_3d(ax: object, theme: Theme) -> None:
     """Transparent panes with a faint edge, so the 3-D axes read on light and dark pages."""
-    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # type: ignore[attr-defined]
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # type: ignore[attr-defined]  # a 3-D Axes: mpl_toolkits is untyped
         axis.set_pane_color(matplotlib.colors.to_rgba(_PANE[theme], 0.35))
         axis.pane.set_edgecolor(matplotlib.rcParams["grid.color"])
 
@@ -101,7 +102,9 @@ def plot_encoding_curve(
             fig, axes = new_figure(7.6, 4.0, ncols=2, subplot_kw={"projection": "3d"})
         else:
             fig, axes = new_figure(NARROW_WIDTH, 6.2, nrows=2, subplot_kw={"projection": "3d"})
-            fig.get_layout_engine().set(hspace=0.06)  # the 3-D axes' labels reach past their box
+            engine = fig.get_layout_engine()
+            assert isinstance(engine, ConstrainedLayoutEngine)  # new_figure's layout="constrained"
+            engine.set(hspace=0.06)  # the 3-D axes' labels reach past their box
         small_text = 8 if wide else 9  # the axis labels and their ticks
         left, right = axes
         x, y, z = table[:, 2 * a], table[:, 2 * a + 1], table[:, 2 * b]
@@ -311,6 +314,7 @@ def plot_similarity_matrix(
             ax.set_xlabel(text(lang, en="position  j", zh="位置  j"))
         for ax in axes[:1] if wide else axes:
             ax.set_ylabel(text(lang, en="position  i", zh="位置  i"))
+        assert image is not None  # d_models is not empty (check_indices)
         fig.colorbar(image, ax=axes, shrink=0.85 if wide else 0.6)
         fig.suptitle(
             text(lang, en="cos(PE[i], PE[j]) depends on j − i only", zh="cos(PE[i], PE[j]) 只取决于 j − i"),

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_d_model, check_float_dtype, check_int
 from pe_docs.analysis.dtypes import log_spaced_positions
 from pe_docs.analysis.numerics import exact_rows, reference_frequencies, row_errors, ulp_error
-from pe_docs.frequencies import inverse_frequencies
+from pe_docs.frequencies import FrequencyMethod, inverse_frequencies
 from pe_docs.plotting._style import (
     NARROW_WIDTH,
     Lang,
@@ -74,8 +74,9 @@ def plot_frequency_ulps(
         else:
             fig, grid = new_figure(NARROW_WIDTH, 2.5 * len(dtypes), nrows=len(dtypes), sharey=True, squeeze=False)
         axes = list(grid.flat)
+        markers: tuple[tuple[FrequencyMethod, str], ...] = (("log", "."), ("pow", "x"))
         for ax, dtype in zip(axes, dtypes, strict=True):
-            for method, marker in (("log", "."), ("pow", "x")):
+            for method, marker in markers:
                 err = ulp_error(inverse_frequencies(d, method=method, dtype=dtype), ref)
                 label = f"{method}: max {err.max().item():.1f} ulp"
                 ax.plot(i, err.numpy(), marker, markersize=3, label=label)
@@ -136,7 +137,8 @@ def plot_log_trick_error(
     cast_err = (exact.float().double() - exact).abs().amax(dim=1)
     with themed(lang, theme, layout):
         fig, ax = new_figure(7.0, 3.6) if wide else new_figure(NARROW_WIDTH, 4.4)
-        for method, style in (("pow", "-"), ("log", "--")):
+        styles: tuple[tuple[FrequencyMethod, str], ...] = (("pow", "-"), ("log", "--"))
+        for method, style in styles:
             err = row_errors(pos, d, method=method)
             ax.plot(
                 pos.numpy(),

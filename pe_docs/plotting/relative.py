@@ -81,6 +81,7 @@ def plot_transform_matrices(
             ax.set_xlabel(text(lang, en="column", zh="列"))
         for ax in axes[:1] if wide else axes[::2]:  # the first panel of each row
             ax.set_ylabel(text(lang, en="row", zh="行"))
+        assert image is not None  # ks is not empty (check_indices)
         if wide:
             fig.colorbar(image, ax=axes, shrink=0.8)
         else:

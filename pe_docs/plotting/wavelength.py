@@ -95,12 +95,12 @@ def plot_wavelengths(
         if base != 1:
             upper = base > 1
             ax.axhline(limit, linestyle="--", linewidth=1.0, color="0.5")
-            value = grouped(lang, limit) if limit >= 100 else f"{limit:.3g}"
+            limit_text = grouped(lang, limit) if limit >= 100 else f"{limit:.3g}"
             ax.annotate(
                 text(
                     lang,
-                    en=f"2π·base = {value} ({'upper' if upper else 'lower'} limit, never reached)",
-                    zh=f"2π·base = {value}（{'上' if upper else '下'}界，取不到）",
+                    en=f"2π·base = {limit_text} ({'upper' if upper else 'lower'} limit, never reached)",
+                    zh=f"2π·base = {limit_text}（{'上' if upper else '下'}界，取不到）",
                 ),
                 xy=(0, limit),
                 xytext=(2, 4 if upper else -4),

@@ -20,7 +20,7 @@ import re
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import unquote, urlsplit
 
 from site_tools import browser, cache
@@ -36,6 +36,16 @@ MIN_CODE_ZOOM = 0.8
 MIN_OUTPUT_ZOOM = 0.7  # a notebook's output (8 pt, book.css): 5.6 pt at the least
 
 log = logging.getLogger("pe-docs.book")
+
+
+class _PdfOptions(TypedDict):
+    """The arguments of playwright's ``Page.pdf`` that the book is printed with."""
+
+    format: str
+    prefer_css_page_size: bool
+    print_background: bool
+    outline: bool
+    tagged: bool
 
 
 # Run in the page before printing: scale what is wider than the text column (a long formula, a wide table) to fit,
@@ -129,7 +139,13 @@ def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
     start = time.perf_counter()
     failures: list[str] = []
     book_url = f"{ORIGIN}/{book.prefix}__book__.html"
-    options = {"format": "A4", "prefer_css_page_size": True, "print_background": True, "outline": True, "tagged": True}
+    options: _PdfOptions = {
+        "format": "A4",
+        "prefer_css_page_size": True,
+        "print_background": True,
+        "outline": True,
+        "tagged": True,
+    }
     out.parent.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=browser.chromium_path(), args=browser.CHROMIUM_ARGS)
@@ -150,7 +166,8 @@ def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
                     + "\n  ".join(fitted["over"])
                 )
             log.debug("%s: fitted in %.1f s", book.lang, time.perf_counter() - start)
-            first = page.pdf(**{**options, "tagged": False, "outline": False})  # only its page numbers are used
+            draft: _PdfOptions = {**options, "tagged": False, "outline": False}
+            first = page.pdf(**draft)  # only its page numbers are used
             log.debug("%s: first print in %.1f s", book.lang, time.perf_counter() - start)
             page.evaluate(
                 """numbers => { for (const el of document.querySelectorAll(".pe-book-toc__page"))
@@ -197,7 +214,8 @@ def _chapter_pages(pdf_bytes: bytes, book: Assembled) -> dict[str, str]:
 
     with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
         dests = pdf.Root.get("/Dests")
-        pages = {page.objgen: number for number, page in enumerate(pdf.pages, start=1)}
+        # page.obj.objgen is page.objgen (a Page hands its attributes on to .obj), which pikepdf's stub types Object
+        pages = {page.obj.objgen: number for number, page in enumerate(pdf.pages, start=1)}
         out = {}
         for item in book.items:
             dest = dests.get("/" + item.id) if dests is not None else None

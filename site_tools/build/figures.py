@@ -17,12 +17,16 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_tools import ROOT, cache
 
+if TYPE_CHECKING:
+    from pe_docs.plotting._style import Theme
+
 PACKAGE_DIR = ROOT / "pe_docs"
-THEMES = ("light", "dark")  # pe_docs.plotting.THEMES (test_figures), whose import costs a build torch and matplotlib
+# pe_docs.plotting.THEMES (test_figures), whose import costs a build torch and matplotlib
+THEMES: tuple[Theme, ...] = ("light", "dark")
 
 
 @dataclass(frozen=True)
@@ -150,7 +154,7 @@ def smallest_text(svg: bytes) -> tuple[float, str]:
     return size / float(view.group(1)), html.unescape(label)
 
 
-def recolour(svg: bytes, source: str, target: str) -> bytes:
+def recolour(svg: bytes, source: Theme, target: Theme) -> bytes:
     """The SVG of a figure drawn for colour scheme ``source``, turned into the one for ``target``: the only
     colours that depend on the scheme (``pe_docs.plotting._style.theme_colours``) are exchanged. Drawing is
     the slow part of a build, so each figure is drawn once per language; ``tests/test_figures.py`` checks, for
@@ -163,7 +167,7 @@ def recolour(svg: bytes, source: str, target: str) -> bytes:
     from pe_docs.plotting._style import theme_colours
 
     text = svg.decode("utf-8")
-    pairs = list(zip(theme_colours(source), theme_colours(target), strict=True))  # type: ignore[arg-type]
+    pairs = list(zip(theme_colours(source), theme_colours(target), strict=True))
     clash = [new for old, new in pairs if new != old and new in text]
     if clash:
         raise ValueError(f"the {source} SVG already uses {target} colours {clash}; cannot recolour it")

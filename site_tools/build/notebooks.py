@@ -163,7 +163,7 @@ class Site:
     @classmethod
     def from_config(cls, config: Any) -> Site:
         """From a loaded MkDocs config (``mkdocs.yml`` or ``mkdocs.zh.yml``)."""
-        repository = (config.extra or {}).get("repository")
+        repository = (config.extra or {}).get("repository") or ""  # none: "", which __post_init__ refuses
         return cls(
             config.theme["language"], config.site_name, repository, config.site_url or None, config.use_directory_urls
         )
@@ -201,7 +201,7 @@ def site_of(lang: str) -> Site:
     return Site(
         lang=(raw.get("theme") or {}).get("language", "en"),
         name=raw["site_name"],
-        repository=(raw.get("extra") or {}).get("repository"),
+        repository=(raw.get("extra") or {}).get("repository") or "",  # none: "", which __post_init__ refuses
         site_url=layout.language_url(layout.public_url(), lang),
         use_directory_urls=raw.get("use_directory_urls", True),
     )

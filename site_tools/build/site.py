@@ -26,7 +26,7 @@ import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from site_tools import finish, layout
 from site_tools.build import engine
@@ -35,6 +35,15 @@ from site_tools.layout import CONFIGS, LANGS
 LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 
 log = logging.getLogger("pe-docs")
+
+
+class _Job(TypedDict):
+    """The keyword arguments of :func:`build_language` that every language of one build shares."""
+
+    strict: bool
+    site_url: str | None
+    site_dir: Path | None
+    overrides: Mapping[str, Any] | None
 
 
 def build_language(
@@ -132,7 +141,12 @@ def build(
     unknown = set(langs) - set(CONFIGS)
     if unknown:
         raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {sorted(unknown)}")
-    job = {"strict": strict, "site_url": layout.public_url(site_url), "site_dir": site_dir, "overrides": overrides}
+    job: _Job = {
+        "strict": strict,
+        "site_url": layout.public_url(site_url),
+        "site_dir": site_dir,
+        "overrides": overrides,
+    }
     order = sorted(set(langs), key=list(CONFIGS).index)
     results: dict[str, tuple[float, str, str]] = {}
     errors: dict[str, BaseException] = {}

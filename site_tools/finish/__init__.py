@@ -126,11 +126,14 @@ class Finisher:
         )
         if line:  # last in the content, before the "Last update" box if that is one of its children
             box = content.css_first(SOURCE_FILE)
-            inside = box is not None and box.parent is not None and box.parent.mem_id == content.mem_id
-            insert = box.insert_before if inside else content.insert_child
+            if box is not None and box.parent is not None and box.parent.mem_id == content.mem_id:  # inside
+                insert = box.insert_before
+            else:
+                insert = content.insert_child
             for node in dom.children(dom.element(tree, "div", line)):
                 insert("\n")
                 insert(node, move=True)
+        assert tree.body is not None  # an HTML parser always makes a <body>; CONTENT was found in it
         cjk.keep_numbers_whole(tree.body)
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         if page.notebook:

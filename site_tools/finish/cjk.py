@@ -157,8 +157,10 @@ def rendered_blocks(html: str) -> list[tuple[str, str]]:
 
 
 def _ancestors(node: dom.Node) -> Iterator[dom.Node]:
-    while (node := node.parent) is not None:
-        yield node
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
 
 
 def _stray(before: str, after: str, chinese: bool) -> bool:

@@ -32,6 +32,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from site_tools import ROOT, dom
 
@@ -157,6 +158,14 @@ def find_math(tree: dom.Tree, math_links: list[_Link] | None = None) -> list[Run
     return runs
 
 
+class Rendered(TypedDict, total=False):
+    """KaTeX's answer for one formula (``katex_render.js``): ``html`` and ``warnings``, or ``error`` alone."""
+
+    html: str
+    warnings: list[str]
+    error: str
+
+
 class Katex:
     """One node process running KaTeX (``site_tools/finish/katex_render.js``), started on first use; one message per
     page. Close it at the end of the build (the process also ends when this one does: its input closes)."""
@@ -164,7 +173,7 @@ class Katex:
     def __init__(self) -> None:
         self._process: subprocess.Popen[str] | None = None
 
-    def render(self, formulas: list[tuple[str, bool]]) -> list[dict[str, object]]:
+    def render(self, formulas: list[tuple[str, bool]]) -> list[Rendered]:
         """KaTeX's result for each ``(tex, display)``: ``{"html", "warnings"}`` or ``{"error"}``."""
         if not formulas:
             return []
@@ -187,7 +196,7 @@ class Katex:
         if not answer:
             code = self._process.wait()
             raise RuntimeError(f"KaTeX's node process ended (exit status {code}) while rendering math")
-        results = json.loads(answer)
+        results: list[Rendered] = json.loads(answer)
         if len(results) != len(formulas):
             raise RuntimeError(f"KaTeX returned {len(results)} results for {len(formulas)} formulas")
         return results
@@ -238,7 +247,7 @@ def typeset(tree: dom.Tree, katex: Katex, *, where: str, lang: str = "en") -> li
             result = next(results)
             if "error" in result:
                 raise MathError(f"{where}: KaTeX cannot parse the formula {piece.raw!r}: {result['error']}")
-            warnings += [f"{where}: formula {piece.raw!r}: {w}" for w in result["warnings"]]  # type: ignore[union-attr]
+            warnings += [f"{where}: formula {piece.raw!r}: {w}" for w in result["warnings"]]
             markup = str(result["html"])
             span = dom.element(tree, "span", _focusable(markup, label) if piece.display else markup)
             run.node.insert_before(span, move=True)

@@ -139,18 +139,18 @@ def cannot_fail(test: ast.expr) -> str | None:
     if _always_true_literal(test):
         return "a literal that is always true"
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        for value in test.values:
-            if cannot_fail(value):  # an always-true literal included
-                return f"`or {ast.unparse(value)}` makes it always true"
+        for part in test.values:
+            if cannot_fail(part):  # an always-true literal included
+                return f"`or {ast.unparse(part)}` makes it always true"
         for a in test.values:
             if any(_negates(a, b) or _negates(b, a) for b in test.values):
                 return f"`{ast.unparse(a)} or not …` is always true"
         return None
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        for value in test.values:
-            reason = cannot_fail(value)
+        for part in test.values:
+            reason = cannot_fail(part)
             if reason:
-                return f"its part `{ast.unparse(value)}` cannot fail: {reason}"
+                return f"its part `{ast.unparse(part)}` cannot fail: {reason}"
         return None
     if isinstance(test, ast.Compare):
         lefts = [test.left, *test.comparators[:-1]]

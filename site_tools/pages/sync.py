@@ -60,7 +60,7 @@ def planned(name: str) -> list[tuple[int, pages.Fence, pages.Fence, str]]:
     paths = {lang: pages.files(lang).get(name) for lang in pages.LANGS}
     if name.endswith(".ipynb") or None in paths.values():
         raise ValueError(f"{name}: not a Markdown page of both languages (docs/en/{name}, docs/zh/{name})")
-    en, zh = (pages.read(path).compared for path in paths.values())  # type: ignore[arg-type]
+    en, zh = (pages.read(path).compared for path in paths.values())  # type: ignore[arg-type]  # no None: refused above
     if len(en) != len(zh):
         raise ValueError(
             f"{name}: {len(en)} code blocks in en, {len(zh)} in zh; add or remove blocks in both first "
