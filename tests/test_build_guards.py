@@ -217,7 +217,7 @@ def test_parallel_build_is_strict_in_every_process(tmp_path: Path, monkeypatch: 
 
     class RecordingPool(concurrent.futures.ProcessPoolExecutor):  # the real pool; only the requests are noted
         def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-            submitted.append((args[0], dict(kwargs)))
+            submitted.append((args[0], {**getattr(fn, "keywords", {}), **kwargs}))  # a partial's arguments too
             return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", RecordingPool)

@@ -12,6 +12,7 @@ A printed book is kept by content (:func:`book_key`): the same inputs reuse the 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import io
 import json
@@ -20,7 +21,7 @@ import re
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from site_tools import browser, cache
@@ -36,16 +37,6 @@ MIN_CODE_ZOOM = 0.8
 MIN_OUTPUT_ZOOM = 0.7  # a notebook's output (8 pt, book.css): 5.6 pt at the least
 
 log = logging.getLogger("pe-docs.book")
-
-
-class _PdfOptions(TypedDict):
-    """The arguments of playwright's ``Page.pdf`` that the book is printed with."""
-
-    format: str
-    prefer_css_page_size: bool
-    print_background: bool
-    outline: bool
-    tagged: bool
 
 
 # Run in the page before printing: scale what is wider than the text column (a long formula, a wide table) to fit,
@@ -139,13 +130,6 @@ def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
     start = time.perf_counter()
     failures: list[str] = []
     book_url = f"{ORIGIN}/{book.prefix}__book__.html"
-    options: _PdfOptions = {
-        "format": "A4",
-        "prefer_css_page_size": True,
-        "print_background": True,
-        "outline": True,
-        "tagged": True,
-    }
     out.parent.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=browser.chromium_path(), args=browser.CHROMIUM_ARGS)
@@ -166,15 +150,15 @@ def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
                     + "\n  ".join(fitted["over"])
                 )
             log.debug("%s: fitted in %.1f s", book.lang, time.perf_counter() - start)
-            draft: _PdfOptions = {**options, "tagged": False, "outline": False}
-            first = page.pdf(**draft)  # only its page numbers are used
+            print_pdf = functools.partial(page.pdf, format="A4", prefer_css_page_size=True, print_background=True)
+            first = print_pdf(outline=False, tagged=False)  # only its page numbers are used
             log.debug("%s: first print in %.1f s", book.lang, time.perf_counter() - start)
             page.evaluate(
                 """numbers => { for (const el of document.querySelectorAll(".pe-book-toc__page"))
                      el.textContent = numbers[el.dataset.for] ?? ""; }""",
                 _chapter_pages(first, book),
             )
-            final = page.pdf(**options)
+            final = print_pdf(outline=True, tagged=True)
             log.debug("%s: second print in %.1f s", book.lang, time.perf_counter() - start)
             headings = page.evaluate(
                 """() => [...document.querySelectorAll(".pe-book :is(h1, h2, h3, h4, h5, h6)")]

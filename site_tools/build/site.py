@@ -20,13 +20,14 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import multiprocessing
 import shutil
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 from site_tools import finish, layout
 from site_tools.build import engine
@@ -35,15 +36,6 @@ from site_tools.layout import CONFIGS, LANGS
 LOG_FORMAT = "%(levelname)-7s -  %(message)s"
 
 log = logging.getLogger("pe-docs")
-
-
-class _Job(TypedDict):
-    """The keyword arguments of :func:`build_language` that every language of one build shares."""
-
-    strict: bool
-    site_url: str | None
-    site_dir: Path | None
-    overrides: Mapping[str, Any] | None
 
 
 def build_language(
@@ -141,12 +133,8 @@ def build(
     unknown = set(langs) - set(CONFIGS)
     if unknown:
         raise ValueError(f"langs must be drawn from {sorted(CONFIGS)}, got {sorted(unknown)}")
-    job: _Job = {
-        "strict": strict,
-        "site_url": layout.public_url(site_url),
-        "site_dir": site_dir,
-        "overrides": overrides,
-    }
+    url = layout.public_url(site_url)  # every language of one build shares these arguments
+    job = functools.partial(build_language, strict=strict, site_url=url, site_dir=site_dir, overrides=overrides)
     order = sorted(set(langs), key=list(CONFIGS).index)
     results: dict[str, tuple[float, str, str]] = {}
     errors: dict[str, BaseException] = {}
@@ -160,10 +148,10 @@ def build(
                 initializer=init_worker,
                 initargs=(logging.getLogger().getEffectiveLevel(), lang),
             )
-            futures[lang] = stack.enter_context(pool).submit(build_language, lang, **job)
+            futures[lang] = stack.enter_context(pool).submit(job, lang)
         for lang in order:
             try:
-                results[lang] = futures[lang].result() if lang in futures else build_language(lang, **job)
+                results[lang] = futures[lang].result() if lang in futures else job(lang)
             except BaseException as exc:
                 errors[lang] = exc
                 if not futures:  # one after the other: stop at the first failure
