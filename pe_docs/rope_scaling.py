@@ -160,8 +160,14 @@ def dynamic_ntk_scale(factor: float, seq_len: int, original_len: int) -> float:
 
 
 def yarn_boundaries(
-    head_dim: int, original_len: int, *, base: float = 10000.0, beta_fast: float = 32.0, beta_slow: float = 1.0
-) -> tuple[int, int]:
+    head_dim: int,
+    original_len: int,
+    *,
+    base: float = 10000.0,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> tuple[float, float]:
     """The pair indices between which YaRN's ramp runs, as the reference code computes them.
 
     Pair ``i`` turns ``r_i = L / λ_i = L · w_i / (2π)`` times within the trained length ``L``. Solving
@@ -176,9 +182,13 @@ def yarn_boundaries(
         beta_fast: Rotations above which a pair is left alone (the paper's ``β``, 32); a real number > 0.
         beta_slow: Rotations below which a pair is fully interpolated (the paper's ``α``, 1); a real number
             > 0, at most ``beta_fast``.
+        truncate: Round the two indices to whole pairs (floor and ceiling), as the reference code and
+            transformers' default do; ``False`` keeps them fractional (transformers' ``truncate: false``), still
+            clamped.
 
     Returns:
-        ``(low, high)``: pairs ``i <= low`` keep their frequency, pairs ``i >= high`` are interpolated.
+        ``(low, high)``: pairs ``i <= low`` keep their frequency, pairs ``i >= high`` are interpolated; two
+        ``int`` when ``truncate``, else two ``float``.
 
     Raises:
         TypeError: an argument has the wrong type.
@@ -187,15 +197,9 @@ def yarn_boundaries(
     Examples:
         >>> yarn_boundaries(128, 4096)
         (20, 46)
+        >>> tuple(round(i, 2) for i in yarn_boundaries(128, 4096, truncate=False))
+        (20.94, 45.03)
     """
-    low, high, d = _yarn_ends(head_dim, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
-    return max(math.floor(low), 0), min(math.ceil(high), d - 1)
-
-
-def _yarn_ends(
-    head_dim: object, original_len: object, *, base: object, beta_fast: object, beta_slow: object
-) -> tuple[float, float, int]:
-    """The unrounded pair indices where YaRN's ramp starts and ends, and the checked ``head_dim``."""
     d = check_d_model(head_dim, "head_dim")
     length = check_int("original_len", original_len, minimum=1)
     b = check_base(base)
@@ -205,18 +209,15 @@ def _yarn_ends(
     slow = check_real("beta_slow", beta_slow, minimum=0.0, open_minimum=True)
     if slow > fast:
         raise ValueError(f"beta_slow must be <= beta_fast={fast}, got {slow}")
+    if not isinstance(truncate, bool):
+        raise TypeError(f"truncate must be a bool, got {truncate!r}")
 
     def pair_index(rotations: float) -> float:
         return d * math.log(length / (rotations * 2 * math.pi)) / (2 * math.log(b))
 
-    return pair_index(fast), pair_index(slow), d
-
-
-def _yarn_range(
-    head_dim: object, original_len: object, *, base: object, beta_fast: object, beta_slow: object
-) -> tuple[float, float]:
-    """YaRN's ramp ends without rounding (transformers' ``truncate: false``), clamped to ``[0, d − 1]``."""
-    low, high, d = _yarn_ends(head_dim, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    low, high = pair_index(fast), pair_index(slow)
+    if truncate:
+        return max(math.floor(low), 0), min(math.ceil(high), d - 1)
     return max(low, 0.0), min(high, float(d - 1))
 
 
@@ -268,12 +269,7 @@ def yarn_frequencies(
     s = _check_scale(scale)
     if not isinstance(truncate, bool):
         raise TypeError(f"truncate must be a bool, got {truncate!r}")
-    low: float
-    high: float
-    if truncate:
-        low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
-    else:
-        low, high = _yarn_range(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow)
+    low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate)
     # as in the reference: equal boundaries move the end of the ramp by 0.001 (no division by zero); for a
     # context so short that high < low (both clamped) the slope is negative and every pair keeps its frequency
     span = high - low if high != low else 0.001

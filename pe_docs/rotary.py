@@ -28,7 +28,6 @@ from torch import nn
 from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.rope_scaling import (
-    _yarn_range,
     dynamic_ntk_scale,
     llama3_frequencies,
     ntk_aware_frequencies,
@@ -163,7 +162,7 @@ def _yarn(setting: _Setting) -> RopeFrequencies:
     options = {"base": b, "beta_fast": beta_fast, "beta_slow": beta_slow}
     if setting.exact:
         return RopeFrequencies(yarn_frequencies(d, factor, original, truncate=truncate, **options), attention)
-    low, high = (yarn_boundaries if truncate else _yarn_range)(d, original, **options)
+    low, high = yarn_boundaries(d, original, truncate=truncate, **options)
     if low == high:
         high += 0.001  # as transformers' linear_ramp_factor: no division by zero
     pos_freqs = _ladder(d, b)

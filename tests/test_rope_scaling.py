@@ -331,6 +331,9 @@ def test_rope_frequencies_yarn_options():
     # truncate false keeps the ramp's fractional ends (transformers 5's switch)
     low, high = hf5_yarn_range(base, dim, original, truncate=False)
     assert low != math.floor(low) and high != math.ceil(high)
+    assert yarn_boundaries(dim, original, base=base, truncate=False) == (low, high)  # the public function, unrounded
+    with pytest.raises(TypeError, match="truncate must be a bool, got 0"):
+        yarn_boundaries(dim, original, truncate=0)
     untruncated = rope_frequencies(dim, scaling={**plain, "truncate": False}).inv_freq
     ramp = ((torch.arange(dim // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
     w = inverse_frequencies(dim, base=base)
