@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import torch
 
 from pe_docs._checks import check_base, check_choice, check_d_model, check_float_dtype, check_int
-from pe_docs.frequencies import inverse_frequencies
-
-FrequencyMethod = Literal["pow", "log"]
+from pe_docs.frequencies import FrequencyMethod, inverse_frequencies
 
 
 def ulp(x: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
