@@ -42,8 +42,9 @@
   // it accepts; the fields have checked them): scaling is null or {rope_type: "default" | "linear" | "dynamic" |
   // "yarn" | "llama3", factor, …}, with pe_docs' keys but one: "dynamic" takes its trained length here as
   // original_max_position_embeddings, a key pe_docs refuses for that type (as transformers ignores it) in favour of
-  // its max_position_embeddings argument (tests/test_live.py's exact_frequencies passes it so); seqLen is the current
-  // length for "dynamic" (default: that trained length). Returns {invFreq: Float64Array(d / 2), attentionScaling}.
+  // its max_position_embeddings argument (tests/test_live_scaling.py's exact_frequencies passes it so); seqLen is
+  // the current length for "dynamic" (default: that trained length). Returns {invFreq: Float64Array(d / 2),
+  // attentionScaling}.
   function ropeFrequencies(d, b = 10000, scaling = null, seqLen = null) {
     const params = scaling || {};
     const ropeType = params.rope_type || "default";

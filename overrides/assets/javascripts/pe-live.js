@@ -4,7 +4,7 @@
 //
 // This file is the one frame they share:
 // - the checks of what a reader can type, choose or open (a field, the page's address) and their messages, in one
-//   table (MESSAGES): the English ones read as pe_docs' own where pe_docs has the check (tests/test_live.py
+//   table (MESSAGES): the English ones read as pe_docs' own where pe_docs has the check (tests/test_live_frame.py
 //   compares them), the Chinese ones say the same; the frequencies w_i = base^(−2i/d);
 // - one explorer (peDocs.live.mount): labelled fields, each number field stating its range and stepped by the arrow
 //   keys (Shift: ten steps); a message in place of the views for a bad setting; a change that puts another field
@@ -13,7 +13,7 @@
 //   `<kind>.<setting>`, written as the reader changes them; opening the address restores them);
 // - small SVG charts (peDocs.live.chart).
 // Each explorer is its own file, pe-live-<kind>.js, that calls peDocs.live.register(kind, spec) and adds its own
-// computations to window.peDocs (tests/test_live.py compares them with pe_docs in a real browser).
+// computations to window.peDocs (tests/test_live_<kind>.py compare them with pe_docs in a real browser).
 // overrides/main.html loads this file and the explorers of a page that embeds <div class="pe-live"
 // data-kind="<kind>" id=… data-…>; the div's own text (what the still figures show) is what a reader without
 // JavaScript sees.
