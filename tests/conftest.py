@@ -9,6 +9,8 @@
 - ``harness.block_cache``: when a page block's test may pass without running.
 - ``harness.scratch``: a release tarball and scratch copies of the repository (fixtures ``release_copy``,
   ``release_site``).
+- ``harness.live``: the explorers' browser tests' shared part (fixtures ``chromium``, ``base_url``, ``visits``,
+  ``fresh``; ``Visit`` and the checks ``tests/test_live_*.py`` import).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ pytest_plugins = [
     "harness.scheduling",
     "harness.block_cache",
     "harness.scratch",
+    "harness.live",
 ]
 
 __all__ = ["SCRATCH_CHAPTER"]

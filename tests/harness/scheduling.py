@@ -22,7 +22,7 @@ HEAVY = (
     "tests/test_build_guards.py",
     "tests/test_pdf.py",
 )
-BROWSER_SLICES = {"tests/test_browser.py": 3, "tests/test_live.py": 2}
+BROWSER_SLICES = {"tests/test_browser.py": 3}
 _INDEX = pytest.StashKey[int]()
 
 

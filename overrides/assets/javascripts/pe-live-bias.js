@@ -9,7 +9,7 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkBool, element, svg, chart, fmt, r2, figure } = live;
+  const { argumentError, element, svg, chart, fmt, r2, figure } = live;
 
   // ---- the computations, as pe_docs (bias.py) -------------------------------------------------------------
 
@@ -17,8 +17,7 @@
 
   // ALiBi's slopes (pe_docs.alibi_slopes): 2^(−8h/n) for n a power of two; otherwise those of the nearest smaller
   // power of two m, then every other slope of 2m heads.
-  function alibiSlopes(nHeads) {
-    const n = checkInt("n_heads", nHeads, 1);
+  function alibiSlopes(n) {
     const powerOfTwo = (k) => Float64Array.from({ length: k }, (_, j) => Math.pow(2, (-8 * (j + 1)) / k));
     const m = largestPowerOfTwo(n);
     if (m === n) return powerOfTwo(n);
@@ -29,20 +28,17 @@
     return out;
   }
 
-  // T5's bucket of the offset j − i (pe_docs.t5_relative_bucket): a number, or an array of them.
+  // T5's bucket of the offset j − i (pe_docs.t5_relative_bucket): a number, or an array of them. The fields check
+  // num_buckets (>= 4) and max_distance (above the exact buckets of one direction); an odd num_buckets turned
+  // bidirectional is refused here, as pe_docs refuses it.
   function t5RelativeBucket(relativePosition, bidirectional = true, numBuckets = 32, maxDistance = 128) {
     const many = Array.isArray(relativePosition) || ArrayBuffer.isView(relativePosition);
     const offsets = many ? Array.from(relativePosition) : [relativePosition];
-    for (const rp of offsets) checkInt("relative_position", rp);
-    checkBool("bidirectional", bidirectional);
-    let n = checkInt("num_buckets", numBuckets, 4);
-    if (bidirectional && n % 2) {
-      throw argumentError(RangeError, "evenBuckets", "num_buckets", n, undefined, { fix: n + 1 });
-    }
+    let n = numBuckets;
+    if (bidirectional && n % 2) throw argumentError("evenBuckets", "num_buckets", n, undefined, { fix: n + 1 });
     if (bidirectional) n = Math.floor(n / 2);
     const exact = Math.floor(n / 2);
-    const maxD = checkInt("max_distance", maxDistance, exact + 1);
-    const logMax = Math.log(maxD / exact);
+    const logMax = Math.log(maxDistance / exact);
     const out = offsets.map((rp) => {
       const offset = bidirectional && rp > 0 ? n : 0;
       const distance = bidirectional ? Math.abs(rp) : Math.max(-rp, 0);
@@ -209,7 +205,7 @@
 
   function t5Compute(v) {
     const { bidirectional, num_buckets: numBuckets, max_distance: maxDistance, reach } = v;
-    const bucket = t5RelativeBucket; // checks num_buckets and max_distance, with pe_docs' rules
+    const bucket = t5RelativeBucket; // refuses an odd num_buckets when bidirectional (pe_docs' rule)
     const offsets = Array.from({ length: 2 * reach + 1 }, (_, j) => j - reach);
     const buckets = bucket(offsets, bidirectional, numBuckets, maxDistance);
     const half = bidirectional ? numBuckets / 2 : numBuckets;

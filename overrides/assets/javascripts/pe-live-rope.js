@@ -7,22 +7,14 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, element, svg, r2, fmt, chart, figure, dot } = live;
+  const { element, svg, r2, fmt, chart, figure, dot } = live;
   const SHIFTS = 1000; // the score is compared at shifts 0 … SHIFTS
 
   // RoPE on one query or key vector x (length d, even) at an integer position (pe_docs.analysis.rope_rotate, float64):
   // pair (a, b) -> (a cos − b sin, a sin + b cos) of the angle position · w_i; pair i is (x[2i], x[2i+1])
   // ("interleaved") or (x[i], x[i + d/2]) ("half").
   function ropeRotate(x, position, base = 10000, pairing = "half") {
-    if (!(x instanceof Float64Array) && !Array.isArray(x)) throw argumentError(TypeError, "array", "x", x);
-    const d = live.checkEven(x.length, "x.size(-1)");
-    live.checkBase(base);
-    if (pairing !== "interleaved" && pairing !== "half") {
-      throw argumentError(RangeError, "choice", "pairing", pairing, "'interleaved', 'half'");
-    }
-    const p = live.checkInt("position", position);
-    if (Math.abs(p) > 2 ** 53) throw argumentError(RangeError, "exact", "position", p);
-    return rotate(window.peDocs.inverseFrequencies(d, base), x, p, pairing);
+    return rotate(window.peDocs.inverseFrequencies(x.length, base), x, position, pairing);
   }
 
   // ropeRotate with the frequencies w given (the figure turns one vector to many positions).

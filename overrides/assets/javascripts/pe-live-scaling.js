@@ -9,112 +9,69 @@
   "use strict";
 
   const live = window.peDocs.live;
-  const { argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, fmt, svg, r2, figure } = live;
+  const { argumentError, checkReal, fmt, svg, r2, figure } = live;
   const inverseFrequencies = window.peDocs.inverseFrequencies;
 
   // ---- the computations, as pe_docs/rope_scaling.py (the same float64 operations in the same order)
 
   const map = (w, f) => Float64Array.from(w, f);
 
-  // The frequencies of the "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_frequencies).
-  function ntkAwareFrequencies(headDim, scale, base = 10000) {
-    const d = checkEven(headDim, "head_dim");
-    if (d < 4) throw argumentError(RangeError, "ntk", "head_dim", d, 4, { fix: 4 });
+  // The frequencies of the "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_frequencies). A head
+  // of 2 has no such base; Dynamic NTK's scale (ropeFrequencies) may round below 1 (factor 3.3 at L = 3) or overflow
+  // (factor 1e305), and so may the base (inverseFrequencies checks it): refused, as pe_docs refuses them.
+  function ntkAwareFrequencies(d, scale, base = 10000) {
+    if (d < 4) throw argumentError("ntk", "head_dim", d, 4, { fix: 4 });
     const s = checkReal("scale", scale, 1);
-    return inverseFrequencies(d, checkBase(base) * Math.pow(s, d / (d - 2)));
+    return inverseFrequencies(d, base * Math.pow(s, d / (d - 2)));
   }
 
   // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries);
-  // unrounded but clamped to [0, d - 1] if `truncate` is false (pe_docs.rope_scaling._yarn_range).
-  function yarnBoundaries(headDim, originalLen, base = 10000, betaFast = 32, betaSlow = 1, truncate = true) {
-    const d = checkEven(headDim, "head_dim");
-    const length = checkInt("original_len", originalLen, 1);
-    const b = checkBase(base);
-    if (b <= 1) throw argumentError(RangeError, "yarnBase", "base", base, 1);
-    const fast = checkReal("beta_fast", betaFast, 0, true);
-    const slow = checkReal("beta_slow", betaSlow, 0, true);
-    if (slow > fast) throw argumentError(RangeError, "belowFast", "beta_slow", slow, fast, { fix: fast });
-    const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(b));
+  // unrounded but clamped to [0, d - 1] if `truncate` is false (pe_docs.rope_scaling._yarn_range). The fields check
+  // the betas (> 0, beta_slow <= beta_fast); a base of 1 or less is refused here, as pe_docs refuses it.
+  function yarnBoundaries(d, length, base = 10000, fast = 32, slow = 1, truncate = true) {
+    if (base <= 1) throw argumentError("yarnBase", "base", base, 1);
+    const index = (rotations) => (d * Math.log(length / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
     const [low, high] = truncate ? [Math.floor(index(fast)), Math.ceil(index(slow))] : [index(fast), index(slow)];
     return [Math.max(low, 0), Math.min(high, d - 1)];
   }
 
-  const ROPE_TYPES = ["default", "linear", "dynamic", "yarn", "llama3"];
-  const ROPE_KEYS = {
-    default: [[], []],
-    linear: [["factor"], []],
-    dynamic: [["factor", "original_max_position_embeddings"], []],
-    yarn: [["factor", "original_max_position_embeddings"],
-      ["attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"]],
-    llama3: [["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"], []],
-  };
   // Python's truth value of a setting (`params.get("mscale") and …`): None, 0, False and "" are false.
   const falsy = (v) => v === undefined || v === null || v === 0 || v === false || v === "";
-  const quote = (names) => names.map((n) => `'${n}'`).join(", ");
 
-  // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies): scaling is
-  // null or {rope_type: "default" | "linear" | "dynamic" | "yarn" | "llama3", factor, …}, with pe_docs' keys but
-  // one: "dynamic" takes its trained length here as original_max_position_embeddings, a key pe_docs refuses for
-  // that type (as transformers ignores it) in favour of its max_position_embeddings argument (tests/test_live.py's
-  // exact_frequencies passes it so); seqLen is the current length for "dynamic" (default: that trained length).
-  // Returns {invFreq: Float64Array(headDim / 2), attentionScaling}.
-  function ropeFrequencies(headDim, base = 10000, scaling = null, seqLen = null) {
-    const d = checkEven(headDim, "head_dim");
-    const b = checkBase(base);
-    if (scaling === null || scaling === undefined) scaling = {};
-    if (typeof scaling !== "object" || Array.isArray(scaling)) {
-      throw argumentError(TypeError, "mapping", "scaling", scaling);
-    }
-    const params = { ...scaling };
-    const ropeType = "rope_type" in params ? params.rope_type : "default";
-    delete params.rope_type;
-    if (!ROPE_TYPES.includes(ropeType)) {
-      throw argumentError(RangeError, "choice", "scaling['rope_type']", ropeType, quote(ROPE_TYPES));
-    }
-    if ("rope_theta" in params) {
-      const theta = checkBase(params.rope_theta, "scaling['rope_theta']");
-      delete params.rope_theta;
-      if (theta !== b) throw argumentError(RangeError, "theta", "scaling['rope_theta']", theta, b);
-    }
-    const [required, optional] = ROPE_KEYS[ropeType];
-    const missing = required.filter((k) => !(k in params)).sort();
-    if (missing.length) throw argumentError(RangeError, "missing", missing[0], quote(missing), ropeType);
-    const unknown = Object.keys(params).filter((k) => !required.includes(k) && !optional.includes(k)).sort();
-    if (unknown.length) throw argumentError(RangeError, "unknown", unknown[0], quote(unknown), ropeType);
-    if (seqLen !== null && seqLen !== undefined) {
-      checkInt("seq_len", seqLen, 1);
-      if (ropeType !== "dynamic") throw argumentError(RangeError, "dynamicOnly", "seq_len", seqLen, ropeType);
-    }
-    const key = (name) => `scaling['${name}']`;
+  // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies, for settings
+  // it accepts; the fields have checked them): scaling is null or {rope_type: "default" | "linear" | "dynamic" |
+  // "yarn" | "llama3", factor, …}, with pe_docs' keys but one: "dynamic" takes its trained length here as
+  // original_max_position_embeddings, a key pe_docs refuses for that type (as transformers ignores it) in favour of
+  // its max_position_embeddings argument (tests/test_live_scaling.py's exact_frequencies passes it so); seqLen is
+  // the current length for "dynamic" (default: that trained length). Returns {invFreq: Float64Array(d / 2),
+  // attentionScaling}.
+  function ropeFrequencies(d, b = 10000, scaling = null, seqLen = null) {
+    const params = scaling || {};
+    const ropeType = params.rope_type || "default";
     const result = (invFreq, attentionScaling = 1) => ({ invFreq, attentionScaling });
     if (ropeType === "default") return result(inverseFrequencies(d, b));
-    const factor = checkReal(key("factor"), params.factor, 1);
+    const factor = params.factor;
     // position interpolation: every frequency divided by the factor
     if (ropeType === "linear") return result(map(inverseFrequencies(d, b), (x) => x / factor));
-    const original = checkInt(key("original_max_position_embeddings"), params.original_max_position_embeddings, 1);
+    const original = params.original_max_position_embeddings;
     if (ropeType === "dynamic") {
       // Hugging Face's scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L)
       const scale = (factor * Math.max(seqLen ?? original, original)) / original - (factor - 1);
       return result(ntkAwareFrequencies(d, scale, b));
     }
     if (ropeType === "llama3") {
-      const low = checkReal(key("low_freq_factor"), params.low_freq_factor);
-      const high = checkReal(key("high_freq_factor"), params.high_freq_factor);
-      // pe_docs.analysis.llama3_frequencies' own checks, under its argument names
-      checkReal("low_freq_factor", low, 0, true);
-      checkReal("high_freq_factor", high, 0, true);
-      if (high <= low) throw argumentError(RangeError, "aboveLow", "high_freq_factor", high, low);
+      const [low, high] = [params.low_freq_factor, params.high_freq_factor];
+      // pe_docs.analysis.llama3_frequencies' check, under its argument names (the fields check each factor > 0)
+      if (high <= low) throw argumentError("aboveLow", "high_freq_factor", high, low);
       return result(map(inverseFrequencies(d, b), (x) => {
         const turns = original / ((2 * Math.PI) / x); // over the trained length, at the wavelength 2π / x
         const gamma = Math.min(Math.max((turns - low) / (high - low), 0), 1);
         return (1 - gamma) * (x / factor) + gamma * x;
       }));
     }
-    // None is the default; 0 is refused, not replaced (transformers' `get("beta_fast") or 32` reads 0 as the default)
-    const beta = (name, fallback) => (params[name] == null ? fallback : checkReal(key(name), params[name], 0, true));
-    const [betaFast, betaSlow] = [beta("beta_fast", 32), beta("beta_slow", 1)];
-    const truncate = "truncate" in params ? params.truncate : true;
-    checkBool(key("truncate"), truncate);
+    // None is the default (a beta of 0 the fields refuse: transformers' `get("beta_fast") or 32` reads it as 32)
+    const [betaFast, betaSlow] = [params.beta_fast ?? 32, params.beta_slow ?? 1];
+    const truncate = params.truncate ?? true;
     // YaRN: each pair's frequency unchanged, divided by the factor, or a blend along the ramp from low to high
     const [low, high] = yarnBoundaries(d, original, b, betaFast, betaSlow, truncate);
     const span = high !== low ? high - low : 0.001;
@@ -122,15 +79,10 @@
       const ramp = Math.min(Math.max((i - low) / span, 0), 1);
       return (1 - ramp) * x + ramp * (x / factor);
     });
-    let attention = params.attention_factor;
-    if (attention !== undefined && attention !== null) {
-      attention = checkReal(key("attention_factor"), attention, 0, true);
-    } else if (!falsy(params.mscale) && !falsy(params.mscale_all_dim)) {
-      const m = checkReal(key("mscale"), params.mscale);
-      const mAll = checkReal(key("mscale_all_dim"), params.mscale_all_dim);
-      attention = (0.1 * m * Math.log(factor) + 1) / (0.1 * mAll * Math.log(factor) + 1);
-    } else attention = 0.1 * Math.log(factor) + 1;
-    return result(w, attention);
+    // the attention scaling: attention_factor if given, else DeepSeek's form if both mscales are set, else YaRN's
+    const [m, mAll] = [params.mscale, params.mscale_all_dim];
+    return result(w, params.attention_factor ?? (!falsy(m) && !falsy(mAll)
+      ? (0.1 * m * Math.log(factor) + 1) / (0.1 * mAll * Math.log(factor) + 1) : 0.1 * Math.log(factor) + 1));
   }
 
   Object.assign(window.peDocs, { ropeFrequencies, ntkAwareFrequencies, yarnBoundaries });
@@ -153,7 +105,7 @@
       "method.llama3": "Llama 3 (llama3)",
       factor: "factor s",
       truncate: "truncate (whole pair indices)",
-      names: { original: "L", original_len: "L", target: "the target length", seq_len: "the target length" },
+      names: { original: "L", target: "the target length" },
       frequencies: "Frequency w_i of each pair (log scale)",
       angles: "Largest angle of each pair, in turns (log scale)",
       trained: "trained",
@@ -191,7 +143,7 @@
       "method.llama3": "Llama 3（llama3）",
       factor: "倍数 factor s",
       truncate: "truncate（取整的对序号）",
-      names: { original: "训练长度 L", original_len: "训练长度 L", target: "目标长度", seq_len: "目标长度" },
+      names: { original: "训练长度 L", target: "目标长度" },
       frequencies: "每一对的频率 w_i（对数坐标）",
       angles: "每一对达到的最大角度，以圈计（对数坐标）",
       trained: "训练时",
@@ -234,12 +186,7 @@
     try {
       result = frequencies(method, d, base, L, T, v);
     } catch (err) {
-      // a key of rope_parameters is named like a field; rope_frequencies' own names for the lengths
-      const name = String(err.argument || "").replace(/^scaling\['(.*)'\]$/, "$1");
-      const fields = { original_len: "original", original_max_position_embeddings: "original", seq_len: "target",
-        scale: "factor" };
-      err.field = fields[name] || name;
-      err.argument = name === "scale" ? "factor" : name;
+      if (err.argument === "scale") Object.assign(err, { field: "factor", argument: "factor" }); // Dynamic NTK's
       throw err;
     }
     const w = inverseFrequencies(d, base);

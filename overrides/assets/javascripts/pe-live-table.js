@@ -9,11 +9,11 @@
   const live = window.peDocs.live;
   const { fmt, svg, r2, path, chart, figure, indexed } = live;
 
-  // PE[p, 2i] = sin(p w_i), PE[p, 2i + 1] = cos(p w_i): maxLen Float64Array rows; pe_docs' checks, in its order.
+  // PE[p, 2i] = sin(p w_i), PE[p, 2i + 1] = cos(p w_i): maxLen Float64Array rows (the fields have checked the
+  // settings).
   function sinusoidalTable(maxLen, dModel, base = 10000) {
-    const n = live.checkInt("max_len", maxLen, 1);
     const w = window.peDocs.inverseFrequencies(dModel, base);
-    return Array.from({ length: n }, (_, p) => {
+    return Array.from({ length: maxLen }, (_, p) => {
       const row = new Float64Array(2 * w.length);
       w.forEach((x, i) => {
         row[2 * i] = Math.sin(p * x);
@@ -105,13 +105,13 @@
   function compute(v) {
     const words = v.columns.split(/[\s,，、;；]+/).filter(Boolean);
     if (words.length < 1 || words.length > 3) {
-      throw live.argumentError(RangeError, "count", "columns", v.columns.trim() || "∅");
+      throw live.argumentError("count", "columns", v.columns.trim() || "∅");
     }
     const whole = words.every((w) => /^\d+$/.test(w));
     const bad = words.find((w) => !/^\d+$/.test(w) || Number(w) >= v.d_model);
     if (bad !== undefined) {
       const fix = whole ? [...new Set(words.map((w) => Math.min(Number(w), v.d_model - 1)))].join(" ") : undefined;
-      throw live.argumentError(RangeError, "column", "columns", bad, v.d_model - 1, { fix });
+      throw live.argumentError("column", "columns", bad, v.d_model - 1, { fix });
     }
     const columns = words.map(Number);
     const table = sinusoidalTable(v.max_len, v.d_model, v.base);

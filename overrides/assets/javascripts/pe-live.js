@@ -3,8 +3,9 @@
 // SVG drawn here, in Material's colour variables (both schemes, no redraw when the scheme changes).
 //
 // This file is the one frame they share:
-// - pe_docs' argument checks and every message, in one table (MESSAGES): the English ones read as pe_docs' own
-//   (tests/test_live.py compares them), the Chinese ones say the same; the frequencies w_i = base^(−2i/d);
+// - the checks of what a reader can type, choose or open (a field, the page's address) and their messages, in one
+//   table (MESSAGES): the English ones read as pe_docs' own where pe_docs has the check (tests/test_live_frame.py
+//   compares them), the Chinese ones say the same; the frequencies w_i = base^(−2i/d);
 // - one explorer (peDocs.live.mount): labelled fields, each number field stating its range and stepped by the arrow
 //   keys (Shift: ten steps); a message in place of the views for a bad setting; a change that puts another field
 //   out of its range adapts that field and says so, or names it beside the message and keeps the figures; a summary
@@ -12,7 +13,7 @@
 //   `<kind>.<setting>`, written as the reader changes them; opening the address restores them);
 // - small SVG charts (peDocs.live.chart).
 // Each explorer is its own file, pe-live-<kind>.js, that calls peDocs.live.register(kind, spec) and adds its own
-// computations to window.peDocs (tests/test_live.py compares them with pe_docs in a real browser).
+// computations to window.peDocs (tests/test_live_<kind>.py compare them with pe_docs in a real browser).
 // overrides/main.html loads this file and the explorers of a page that embeds <div class="pe-live"
 // data-kind="<kind>" id=… data-…>; the div's own text (what the still figures show) is what a reader without
 // JavaScript sees.
@@ -23,34 +24,25 @@
 
   // ---- values as Python prints them ---------------------------------------------------------------------------
 
-  // repr() of a value as Python holds it: a whole number as an int (7), another as a float (2.5, 1e-05, nan, inf);
-  // 'text', True, None.
-  function show(value) {
-    if (typeof value === "number") return Number.isInteger(value) ? String(value) : pyFloat(value);
-    if (typeof value === "string") return `'${value}'`;
-    if (typeof value === "boolean") return value ? "True" : "False";
-    if (value === null || value === undefined) return "None";
-    return JSON.stringify(value);
-  }
-  const typeName = (value) => value === null || value === undefined ? "NoneType" : Array.isArray(value) ? "list"
-    : typeof value === "string" ? "str" : typeof value === "boolean" ? "bool"
-      : typeof value === "number" ? (Number.isInteger(value) ? "int" : "float") : typeof value;
-  // repr() of a Python float (what pe_docs holds after check_real): 1.0, 0.5, 1e-05, 1e+16, nan, -inf.
+  // repr() of a setting as Python holds it: a whole number as an int (7), another as a float (2.5, 1e-05, inf);
+  // text as 'text'.
+  const show = (value) => typeof value !== "number" ? `'${value}'`
+    : Number.isInteger(value) ? String(value) : pyFloat(value);
+  // repr() of a Python float (what pe_docs holds after check_real): 1.0, 0.5, 1e-05, 1e+16, -inf (a field's NaN is
+  // refused as empty).
   function pyFloat(x) {
-    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+    if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
     const a = Math.abs(x);
     const exponent = (_, sign, digit) => `e${sign}0${digit}`; // two digits at least, as Python
     if (a && (a < 1e-4 || a >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, exponent);
     return Number.isInteger(x) ? x.toFixed(1) : String(x);
   }
 
-  // ---- every message, keyed by rule: e = {argument, value, limit} ---------------------------------------------
+  // ---- every message a field can raise, keyed by rule: e = {argument, value, limit} ------------------------------
 
   const MESSAGES = {
     en: {
-      integer: (e) => `${e.argument} must be an integer, got ${show(e.value)} of type ${typeName(e.value)}`,
-      real: (e) => `${e.argument} must be a real number, got ${show(e.value)} of type ${typeName(e.value)}`,
-      bool: (e) => `${e.argument} must be a bool, got ${show(e.value)}`,
+      integer: (e) => `${e.argument} must be an integer, got ${show(e.value)} of type float`, // a number, not whole
       min: (e) => `${e.argument} must be >= ${e.limit}, got ${show(e.value)}`,
       above: (e) => `${e.argument} must be > ${e.limit}, got ${show(e.value)}`,
       max: (e) => `${e.argument} must be <= ${e.limit} in this explorer, got ${show(e.value)}`,
@@ -68,21 +60,10 @@
       yarnBase: (e) => `${e.argument} must be > 1 for YaRN (the frequencies must decrease), got ${show(e.value)}`,
       belowFast: (e) => `${e.argument} must be <= beta_fast=${pyFloat(e.limit)}, got ${pyFloat(e.value)}`,
       aboveLow: (e) => `${e.argument} must be > low_freq_factor=${pyFloat(e.limit)}, got ${show(e.value)}`,
-      exact: (e) => `positions must lie in [-2**53, 2**53] (exact in float64), got ${e.value}`,
-      array: (e) => `${e.argument} must be an array of numbers, got ${typeName(e.value)}`,
-      mapping: (e) => `${e.argument} must be a mapping (a config's rope_parameters) or None, got ${typeName(e.value)}`,
-      theta: (e) => `${e.argument}=${show(e.value)} differs from base=${show(e.limit)}; pass base=${show(e.value)}`,
-      missing: (e) => `scaling for rope_type '${e.limit}' needs ${e.value}`,
-      unknown: (e) => `scaling for rope_type '${e.limit}' has unknown keys ${e.value}`,
-      dynamicOnly: (e) => `seq_len is used by rope_type 'dynamic' only, got seq_len=${e.value} for '${e.limit}'`,
       adjusted: (name, from, to, why) => `${name} changed from ${from} to ${to}: ${why}.`,
     },
-    // The rules no field can break (exact … dynamicOnly: the arguments of peDocs' functions only) stay in English
-    // on a Chinese page, as pe_docs' messages are.
     zh: {
       integer: (e) => `${e.argument} 必须是整数，收到的是 ${show(e.value)}`,
-      real: (e) => `${e.argument} 必须是实数，收到的是 ${show(e.value)}`,
-      bool: (e) => `${e.argument} 必须是布尔值，收到的是 ${show(e.value)}`,
       min: (e) => `${e.argument} 必须 ≥ ${e.limit}，收到的是 ${show(e.value)}`,
       above: (e) => `${e.argument} 必须 > ${e.limit}，收到的是 ${show(e.value)}`,
       max: (e) => `${e.argument} 在这个交互演示里最大为 ${e.limit}，收到的是 ${show(e.value)}`,
@@ -104,50 +85,42 @@
     },
   };
 
-  // TypeError for the wrong kind of value, RangeError for a bad value (pe_docs: TypeError / ValueError), with
-  // pe_docs' message. `more`: `fix`, the nearest good value (the frame adapts a field to it), `field`.
-  function argumentError(Kind, rule, argument, value, limit, more) {
-    const err = new Kind(MESSAGES.en[rule]({ argument, value, limit }));
-    return Object.assign(err, { rule, argument, value, limit }, more);
+  // A bad setting, with its message in English (`more`: `fix`, the nearest good value, which the frame adapts a field
+  // to; `field`, if not the argument).
+  function argumentError(rule, argument, value, limit, more) {
+    return Object.assign(new Error(MESSAGES.en[rule]({ argument, value, limit })), { rule, argument, value, limit },
+      more);
   }
 
-  // ---- checks, as pe_docs/_checks.py --------------------------------------------------------------------------
+  // ---- checks of a number, as pe_docs/_checks.py --------------------------------------------------------------
 
   function checkInt(name, value, minimum = -Infinity) {
-    if (typeof value !== "number" || !Number.isInteger(value)) throw argumentError(TypeError, "integer", name, value);
-    if (value < minimum) throw argumentError(RangeError, "min", name, value, minimum, { fix: minimum });
+    if (!Number.isInteger(value)) throw argumentError("integer", name, value);
+    if (value < minimum) throw argumentError("min", name, value, minimum, { fix: minimum });
     return value;
   }
 
   function checkEven(value, name) {
-    if (checkInt(name, value, 1) % 2) throw argumentError(RangeError, "even", name, value);
+    if (checkInt(name, value, 1) % 2) throw argumentError("even", name, value);
     return value;
   }
 
   function checkReal(name, value, minimum = -Infinity, open = false) {
-    if (typeof value !== "number") throw argumentError(TypeError, "real", name, value);
-    if (!Number.isFinite(value)) throw argumentError(RangeError, "finite", name, value);
+    if (!Number.isFinite(value)) throw argumentError("finite", name, value);
     if (open ? value <= minimum : value < minimum) {
-      throw argumentError(RangeError, open ? "above" : "min", name, value, pyFloat(minimum),
-        open ? {} : { fix: minimum });
+      throw argumentError(open ? "above" : "min", name, value, pyFloat(minimum), open ? {} : { fix: minimum });
     }
     return value;
   }
 
   function checkBase(value, name = "base") {
-    if (typeof value !== "number") throw argumentError(TypeError, "real", name, value);
-    if (!Number.isFinite(value) || value <= 0) throw argumentError(RangeError, "positive", name, value);
+    if (!Number.isFinite(value) || value <= 0) throw argumentError("positive", name, value);
     return value;
   }
 
-  function checkBool(name, value) {
-    if (typeof value !== "boolean") throw argumentError(TypeError, "bool", name, value);
-    return value;
-  }
-
-  // w_i = base ** -(2i / d), i = 0 … d/2 − 1: pe_docs.inverse_frequencies (torch.pow(base, -(two_i / d))).
+  // w_i = base ** -(2i / d), i = 0 … d/2 − 1: pe_docs.inverse_frequencies (torch.pow(base, -(two_i / d))). The base
+  // is checked again: the NTK-aware base of a large factor overflows to infinity (pe-live-scaling.js).
   function inverseFrequencies(d, base = 10000) {
-    checkEven(d, "d_model");
     checkBase(base);
     return Float64Array.from({ length: d / 2 }, (_, i) => Math.pow(base, -((2 * i) / d)));
   }
@@ -333,7 +306,7 @@
   function readNumber(f, raw, v) {
     const text = String(raw ?? "").trim();
     const x = Number(text);
-    if (text === "" || Number.isNaN(x)) throw argumentError(TypeError, "empty", f.key, text);
+    if (text === "" || Number.isNaN(x)) throw argumentError("empty", f.key, text);
     const [min, max] = bounds(f, v);
     if (f.positive) checkBase(x, f.key);
     else if (f.real) checkReal(f.key, x, min, f.open);
@@ -341,7 +314,7 @@
     else checkInt(f.key, x, min);
     if (max !== undefined && x > max) {
       const [rule, limit] = f.over ? f.over(v) : ["max", max];
-      throw argumentError(RangeError, rule, f.key, x, limit, { fix: max });
+      throw argumentError(rule, f.key, x, limit, { fix: max });
     }
     return x;
   }
@@ -361,7 +334,7 @@
   function mount(root, spec) {
     const [kind, lang] = [root.dataset.kind, language()];
     const t = spec.text[lang];
-    const message = (err) => (MESSAGES[lang][err.rule] || MESSAGES.en[err.rule])({ ...err,
+    const message = (err) => MESSAGES[lang][err.rule]({ ...err,
       argument: (t.names || {})[err.argument] || err.argument });
     const id = root.id || `pe-live-${++counter}`;
     const fromAddress = readAddress(kind);
@@ -411,7 +384,7 @@
       for (const [key, raw] of Object.entries(shown)) {
         const { f, type } = fields[key];
         if (type === "select" && !f.options.includes(raw)) {
-          throw argumentError(RangeError, "choice", key, raw, f.options.map(show).join(", "));
+          throw argumentError("choice", key, raw, f.options.map(show).join(", "));
         }
         v[key] = type === "number" ? readNumber(f, raw, v) : type === "check" ? raw === "1" || raw === "true" : raw;
       }
@@ -461,7 +434,7 @@
       adjusted.hidden = !notes.length;
       adjusted.textContent = notes.join(" ");
       if (write) writeAddress(kind, shown, root.id);
-      Object.assign(state, { data, error: failed && message(failed[0]) });
+      Object.assign(state, { data, error: failed && message(failed[0]), rule: failed && failed[0].rule });
       // the field in error (if any) marked invalid and described by the message; every number field by its range
       for (const [key, { input, hint }] of Object.entries(fields)) {
         const invalid = !!failed && key === failed[1];
@@ -590,8 +563,7 @@
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 
   peDocs.live = {
-    register, start, mount, argumentError, checkInt, checkEven, checkBase, checkReal, checkBool, show, pyFloat,
-    language, fmt, ranges, power, element, svg, chart, figure, cell, hand, path, indexed, r2, dot, niceTicks, degrees,
-    MESSAGES,
+    register, start, mount, argumentError, checkReal, language, fmt, ranges, power, element, svg, chart, figure, cell,
+    hand, path, indexed, r2, dot, niceTicks, degrees, MESSAGES,
   };
 })();
