@@ -26,7 +26,7 @@
   }
 
   // (low, high): pairs i ≤ low keep their frequency, i ≥ high are interpolated (pe_docs.analysis.yarn_boundaries);
-  // unrounded but clamped to [0, d - 1] if `truncate` is false (pe_docs.rope_scaling._yarn_range). The fields check
+  // unrounded but clamped to [0, d - 1] if `truncate` is false, as yarn_boundaries(truncate=False). The fields check
   // the betas (> 0, beta_slow <= beta_fast); a base of 1 or less is refused here, as pe_docs refuses it.
   function yarnBoundaries(d, length, base = 10000, fast = 32, slow = 1, truncate = true) {
     if (base <= 1) throw argumentError("yarnBase", "base", base, 1);
