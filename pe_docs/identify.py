@@ -413,7 +413,9 @@ class _Checker:
         return self.eps + 4 * 2.0**-24 * cand.largest_position(self.length)
 
     # -- differences ------------------------------------------------------------------------------------
-    def _differences(self, cand: _Candidate, rows: torch.Tensor, values: torch.Tensor):
+    def _differences(
+        self, cand: _Candidate, rows: torch.Tensor, values: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """|table − exact| for the sine and the cosine columns, each ``(R, d/2)`` in float64, and the phases."""
         layout, sin_w, cos_w = cand.pattern(self.d, self.base)
         positions = cand.positions(rows).to(torch.float64)[:, None]

@@ -500,7 +500,7 @@ class RotaryEmbedding(nn.Module):
             max_position_embeddings=max_positions if rope_type == "dynamic" else None,
         )
 
-    def _frequencies(self, scaling: Mapping[str, Any] | None, seq_len: int | None = None) -> Any:
+    def _frequencies(self, scaling: Mapping[str, Any] | None, seq_len: int | None = None) -> RopeFrequencies:
         return rope_frequencies(
             self.head_dim,
             base=self.base,

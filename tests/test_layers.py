@@ -72,7 +72,8 @@ def test_the_site_tools_import_no_one_back() -> None:
 def test_pe_docs_core_stands_below_the_teaching_packages() -> None:
     """``pe_docs``' core — its top level and the modules it imports, what a model uses — imports nothing from
     ``pe_docs.analysis``, ``pe_docs.variants`` or ``pe_docs.plotting`` (imports inside functions counted), which
-    import from it; the package has no import cycle; and a fresh ``import pe_docs`` loads the core alone."""
+    import from it; the package has no import cycle; a fresh ``import pe_docs`` loads the core alone; and its
+    ``__all__`` has at most 30 names (issue 34)."""
     graph = _import_graph("pe_docs")
     _assert_no_cycle(graph)
     teaching = ("pe_docs.analysis", "pe_docs.variants", "pe_docs.plotting")
@@ -84,3 +85,6 @@ def test_pe_docs_core_stands_below_the_teaching_packages() -> None:
     probe = "import sys, pe_docs; print(' '.join(sorted(m for m in sys.modules if m.startswith('pe_docs'))))"
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert set(loaded.stdout.split()) == core
+    import pe_docs
+
+    assert len(pe_docs.__all__) <= 30, sorted(pe_docs.__all__)  # a public face an engineer reads in one screen

@@ -7,4 +7,5 @@
 - :mod:`harness.scheduling`: units a worker runs whole, longest first.
 - :mod:`harness.block_cache`: when a page block's test may pass without running (one rule, one function).
 - :mod:`harness.scratch`: copies of the repository a test may change (a release tarball, a scratch checkout).
+- :mod:`harness.live`: the explorers' browser tests' shared part (``tests/test_live_*.py``).
 """
