@@ -35,6 +35,7 @@ BUDGET = 110 * 1024  # bytes of script and styles the explorers add to one page 
 
 T5_ZERO = torch.tensor([0])
 METHODS = ("none", "linear", "ntk", "dynamic", "yarn", "llama3")  # the scaling explorer's select
+NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?")  # a number in a message, as Python prints it
 
 # Every message a reader can raise, by typing in a field or opening an address: (the address's settings, the field in
 # error, the rule, the English message — pe_docs' own where pe_docs has the check —, words the Chinese message must
@@ -122,10 +123,12 @@ def test_every_message_a_reader_can_raise(visits: Callable[[str], Visit], lang: 
         for (j, _, _), (state, data, message, rule, views, alerts, invalid) in zip(rows, shown, strict=True):
             _, _, want, english, chinese = FIELD_MESSAGES[j]
             assert (state, data, rule, views, alerts, invalid) == ("error", None, want, False, 1, "true"), j
-            if v.zh:
+            english_message = english if isinstance(english, str) else raised(english)
+            if v.zh:  # its numbers are pe_docs' message's, written the same way (1.0, not 1; "> 0" may be 正数)
                 assert HAN.search(message) and chinese in message, message
+                assert set(NUMBER.findall(message)) <= set(NUMBER.findall(english_message)), (message, english_message)
             else:
-                assert message == (english if isinstance(english, str) else raised(english)), FIELD_MESSAGES[j]
+                assert message == english_message, FIELD_MESSAGES[j]
     dynamic = {"rope_type": "dynamic", "factor": 3.3}
     assert raised(
         lambda: rope_frequencies(128, scaling=dynamic, max_position_embeddings=3, seq_len=3, dtype=torch.float64)

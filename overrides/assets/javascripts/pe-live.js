@@ -79,8 +79,8 @@
       evenBuckets: (e) => `双向（bidirectional）时 ${e.argument} 必须是偶数，收到的是 ${show(e.value)}`,
       ntk: (e) => `${e.argument} 必须 ≥ 4（NTK-aware 底数的指数是 d/(d−2)），收到的是 ${show(e.value)}`,
       yarnBase: (e) => `YaRN 要求 ${e.argument} > 1（频率必须递减），收到的是 ${show(e.value)}`,
-      belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${e.limit}，收到的是 ${show(e.value)}`,
-      aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${e.limit}，收到的是 ${show(e.value)}`,
+      belowFast: (e) => `${e.argument} 不能大于 beta_fast = ${pyFloat(e.limit)}，收到的是 ${pyFloat(e.value)}`,
+      aboveLow: (e) => `${e.argument} 必须大于 low_freq_factor = ${pyFloat(e.limit)}，收到的是 ${show(e.value)}`,
       adjusted: (name, from, to, why) => `${name} 已从 ${from} 改为 ${to}：${why}。`,
     },
   };
