@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import SupportsIndex, TypeVar
+from typing import SupportsIndex, TypeVar, cast
 
 import torch
 
@@ -25,9 +25,9 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     """
     bool_tensor = isinstance(value, torch.Tensor) and value.dtype == torch.bool
     try:
-        if isinstance(value, bool) or bool_tensor or not isinstance(value, SupportsIndex):
-            raise TypeError  # as operator.index does for a value without __index__
-        value = operator.index(value)
+        if isinstance(value, bool) or bool_tensor:
+            raise TypeError
+        value = operator.index(cast(SupportsIndex, value))  # TypeError without __index__ (cast: no runtime cost)
     except (TypeError, RuntimeError):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}") from None
     if minimum is not None and value < minimum:

@@ -267,8 +267,6 @@ def yarn_frequencies(
     """
     d = check_d_model(head_dim, "head_dim")
     s = _check_scale(scale)
-    if not isinstance(truncate, bool):
-        raise TypeError(f"truncate must be a bool, got {truncate!r}")
     low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate)
     # as in the reference: equal boundaries move the end of the ramp by 0.001 (no division by zero); for a
     # context so short that high < low (both clamped) the slope is negative and every pair keeps its frequency
