@@ -39,11 +39,11 @@ from pe_docs._checks import check_base, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
 
 
-def _check_scale(scale: object) -> float:
-    return check_real("scale", scale, minimum=1.0)
+def _check_factor(factor: object) -> float:
+    return check_real("factor", factor, minimum=1.0)
 
 
-def position_interpolation_frequencies(head_dim: int, scale: float, *, base: float = 10000.0) -> torch.Tensor:
+def position_interpolation_frequencies(head_dim: int, factor: float, *, base: float = 10000.0) -> torch.Tensor:
     """Position interpolation (Chen et al., 2023): ``w_i / s`` for every pair.
 
     Feeding position ``p / s`` to the original RoPE is the same as turning by ``p · (w_i / s)``: the
@@ -53,26 +53,26 @@ def position_interpolation_frequencies(head_dim: int, scale: float, *, base: flo
 
     Args:
         head_dim: The rotated dimension (the head dimension); a positive even integer.
-        scale: The extension factor ``s`` (new length / trained length); a real number >= 1.
+        factor: The extension factor ``s`` (new length / trained length); a real number >= 1.
         base: RoPE's base; finite and > 0.
 
     Returns:
         A float64 tensor of shape ``(head_dim // 2,)``.
 
     Raises:
-        TypeError: ``head_dim`` is not an integer, or ``scale``/``base`` not a real number.
-        ValueError: ``head_dim`` is odd or < 1, ``scale`` < 1 or not finite, ``base`` invalid.
+        TypeError: ``head_dim`` is not an integer, or ``factor``/``base`` not a real number.
+        ValueError: ``head_dim`` is odd or < 1, ``factor`` < 1 or not finite, ``base`` invalid.
 
     Examples:
         >>> position_interpolation_frequencies(4, 2.0)
         tensor([0.5000, 0.0050], dtype=torch.float64)
     """
     d = check_d_model(head_dim, "head_dim")
-    s = _check_scale(scale)
+    s = _check_factor(factor)
     return inverse_frequencies(d, base=base) / s
 
 
-def ntk_aware_base(head_dim: int, scale: float, *, base: float = 10000.0) -> float:
+def ntk_aware_base(head_dim: int, factor: float, *, base: float = 10000.0) -> float:
     """The "NTK-aware" base ``base · s^(d/(d−2))`` (YaRN paper eq. 16; jquesnelle/yarn
     ``LlamaNTKScaledRotaryEmbedding``: ``base = base * alpha ** (dim / (dim-2))``).
 
@@ -80,15 +80,15 @@ def ntk_aware_base(head_dim: int, scale: float, *, base: float = 10000.0) -> flo
 
     Args:
         head_dim: The rotated dimension; a positive even integer >= 4 (for ``d = 2`` the exponent is undefined).
-        scale: The extension factor ``s``; a real number >= 1.
+        factor: The extension factor ``s``; a real number >= 1.
         base: RoPE's base; finite and > 0.
 
     Returns:
         The new base, a float.
 
     Raises:
-        TypeError: ``head_dim`` is not an integer, or ``scale``/``base`` not a real number.
-        ValueError: ``head_dim`` is odd or < 4, ``scale`` < 1 or not finite, ``base`` invalid.
+        TypeError: ``head_dim`` is not an integer, or ``factor``/``base`` not a real number.
+        ValueError: ``head_dim`` is odd or < 4, ``factor`` < 1 or not finite, ``base`` invalid.
 
     Examples:
         >>> round(ntk_aware_base(128, 4.0))
@@ -97,22 +97,22 @@ def ntk_aware_base(head_dim: int, scale: float, *, base: float = 10000.0) -> flo
     d = check_d_model(head_dim, "head_dim")
     if d < 4:
         raise ValueError(f"head_dim must be >= 4 for the NTK-aware base (exponent d/(d-2)), got {d}")
-    s = _check_scale(scale)
+    s = _check_factor(factor)
     return check_base(base) * s ** (d / (d - 2))
 
 
-def ntk_aware_frequencies(head_dim: int, scale: float, *, base: float = 10000.0) -> torch.Tensor:
+def ntk_aware_frequencies(head_dim: int, factor: float, *, base: float = 10000.0) -> torch.Tensor:
     """ "NTK-aware" frequencies: the original ladder with the base ``base · s^(d/(d−2))``.
 
     Pair ``i``'s frequency is divided by ``s^(2i/(d−2))``: pair 0 is unchanged, the last pair is divided by
     ``s``, and the wavelengths in between are stretched by factors that grow geometrically with ``i``.
-    "Dynamic NTK" (Hugging Face ``_compute_dynamic_ntk_parameters``) uses the same rule with the scale
+    "Dynamic NTK" (Hugging Face ``_compute_dynamic_ntk_parameters``) uses the same rule with the factor
     ``factor · seq_len / max_position_embeddings − (factor − 1)`` recomputed for the current length
     (``dynamic_ntk_scale``).
 
     Args:
         head_dim: The rotated dimension; a positive even integer >= 4.
-        scale: The extension factor ``s``; a real number >= 1.
+        factor: The extension factor ``s``; a real number >= 1.
         base: RoPE's original base; finite and > 0.
 
     Returns:
@@ -126,14 +126,14 @@ def ntk_aware_frequencies(head_dim: int, scale: float, *, base: float = 10000.0)
         >>> ntk_aware_frequencies(4, 2.0)  # d = 4: base' = base · 2², the last pair halves
         tensor([1.0000, 0.0050], dtype=torch.float64)
     """
-    return inverse_frequencies(check_d_model(head_dim, "head_dim"), base=ntk_aware_base(head_dim, scale, base=base))
+    return inverse_frequencies(check_d_model(head_dim, "head_dim"), base=ntk_aware_base(head_dim, factor, base=base))
 
 
 def dynamic_ntk_scale(factor: float, seq_len: int, original_len: int) -> float:
-    """The scale "Dynamic NTK" uses for a sequence of ``seq_len`` tokens.
+    """The effective factor "Dynamic NTK" uses for a sequence of ``seq_len`` tokens.
 
     Hugging Face ``_compute_dynamic_ntk_parameters`` sets ``base · (factor · L' / L − (factor − 1))^(d/(d−2))``
-    with ``L' = max(seq_len, L)``: the scale is 1 up to the trained length ``L`` and grows linearly after it,
+    with ``L' = max(seq_len, L)``: it is 1 up to the trained length ``L`` and grows linearly after it,
     reaching ``factor² − factor + 1`` (not ``factor``) at ``L' = factor · L``.
 
     Args:
@@ -142,7 +142,7 @@ def dynamic_ntk_scale(factor: float, seq_len: int, original_len: int) -> float:
         original_len: The trained length ``L`` (``max_position_embeddings``); an integer >= 1.
 
     Returns:
-        The scale to pass to ``ntk_aware_frequencies``, a float >= 1.
+        The ``factor`` to pass to ``ntk_aware_frequencies``, a float >= 1.
 
     Raises:
         TypeError: an argument has the wrong type.
@@ -223,7 +223,7 @@ def yarn_boundaries(
 
 def yarn_frequencies(
     head_dim: int,
-    scale: float,
+    factor: float,
     original_len: int,
     *,
     base: float = 10000.0,
@@ -243,7 +243,7 @@ def yarn_frequencies(
 
     Args:
         head_dim: The rotated dimension; a positive even integer.
-        scale: The extension factor ``s``; a real number >= 1.
+        factor: The extension factor ``s``; a real number >= 1.
         original_len: The trained context length ``L``; an integer >= 1.
         base: RoPE's base; finite and > 1.
         beta_fast: See ``yarn_boundaries``.
@@ -266,7 +266,7 @@ def yarn_frequencies(
         (True, True)
     """
     d = check_d_model(head_dim, "head_dim")
-    s = _check_scale(scale)
+    s = _check_factor(factor)
     low, high = yarn_boundaries(d, original_len, base=base, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate)
     # as in the reference: equal boundaries move the end of the ramp by 0.001 (no division by zero); for a
     # context so short that high < low (both clamped) the slope is negative and every pair keeps its frequency
@@ -276,7 +276,7 @@ def yarn_frequencies(
     return (1 - ramp) * w + ramp * (w / s)
 
 
-def yarn_attention_factor(scale: float) -> float:
+def yarn_attention_factor(factor: float) -> float:
     """YaRN's ``√(1/t) = 0.1 ln s + 1`` (paper eq. 22), the factor applied to both queries and keys.
 
     The reference code multiplies the cached cos and sin by it (jquesnelle/yarn ``get_mscale``; Hugging
@@ -284,20 +284,20 @@ def yarn_attention_factor(scale: float) -> float:
     so the logits ``q·k`` grow by its square, ``1/t``: a sharper softmax over the longer context.
 
     Args:
-        scale: The extension factor ``s``; a real number >= 1 (1 gives 1).
+        factor: The extension factor ``s``; a real number >= 1 (1 gives 1).
 
     Returns:
         The factor, a float >= 1.
 
     Raises:
-        TypeError: ``scale`` is not a real number.
-        ValueError: ``scale`` < 1 or not finite.
+        TypeError: ``factor`` is not a real number.
+        ValueError: ``factor`` < 1 or not finite.
 
     Examples:
         >>> round(yarn_attention_factor(16.0), 4)
         1.2773
     """
-    return 0.1 * math.log(_check_scale(scale)) + 1.0
+    return 0.1 * math.log(_check_factor(factor)) + 1.0
 
 
 def llama3_frequencies(

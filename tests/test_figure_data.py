@@ -805,10 +805,10 @@ def extended_wavelengths(d: int, s: float, length: int, base: float) -> dict[str
     return {name: 2 * math.pi / v for name, v in (("original", w), ("PI", w / s), ("NTK", ntk), ("YaRN", yarn))}
 
 
-def check_context_extension(fig: Figure, *, head_dim: int, scale: float, original_len: int, base: float) -> None:
+def check_context_extension(fig: Figure, *, head_dim: int, factor: float, original_len: int, base: float) -> None:
     ax = fig.axes[0]
     lines = data_lines(ax)
-    expected = extended_wavelengths(head_dim, scale, original_len, base)
+    expected = extended_wavelengths(head_dim, factor, original_len, base)
     assert len(lines) == len(expected)
     for line, (name, lam) in zip(lines, expected.items(), strict=True):
         x, y = xy(line)
@@ -817,7 +817,7 @@ def check_context_extension(fig: Figure, *, head_dim: int, scale: float, origina
     marks = [line for line in ax.get_lines() if line not in lines]
     assert len(marks) == 2
     horizontal_line(marks[0], original_len, ax)
-    horizontal_line(marks[1], scale * original_len, ax)
+    horizontal_line(marks[1], factor * original_len, ax)
     assert ax.get_yscale() == "log"
     # YaRN's ramp: a band over the pairs between the last unchanged one and the first interpolated one
     index = [head_dim * math.log(original_len / (t * 2 * math.pi)) / (2 * math.log(base)) for t in (32, 1)]
@@ -827,7 +827,7 @@ def check_context_extension(fig: Figure, *, head_dim: int, scale: float, origina
     notes = {note.get_text(): note.xy for note in ax.texts}
     expected_notes = {
         f"trained length L = {original_len:,}": (0, original_len),
-        f"extended length s·L = {scale * original_len:,.0f}": (0, scale * original_len),
+        f"extended length s·L = {factor * original_len:,.0f}": (0, factor * original_len),
         "YaRN's ramp": ((low + high) / 2, 2 * math.pi),
     }
     assert set(notes) == set(expected_notes), sorted(notes)

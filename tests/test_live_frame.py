@@ -132,7 +132,7 @@ def test_every_message_a_reader_can_raise(visits: Callable[[str], Visit], lang: 
     dynamic = {"rope_type": "dynamic", "factor": 3.3}
     assert raised(
         lambda: rope_frequencies(128, scaling=dynamic, max_position_embeddings=3, seq_len=3, dtype=torch.float64)
-    ) == ("scale must be >= 1.0, got 0.9999999999999996")
+    ) == ("factor must be >= 1.0, got 0.9999999999999996")
 
 
 def test_every_rule_a_field_can_raise_has_a_chinese_text(visits: Callable[[str], Visit]) -> None:

@@ -1,4 +1,5 @@
-"""RoPE's context extension, live (relative-schemes): ``ropeFrequencies(dHead, base, scaling, seqLen)`` ≙
+"""RoPE's context extension, live (relative-schemes): ``ropeFrequencies(dHead, base, scaling, {maxPositionEmbeddings,
+seqLen})`` ≙
 ``pe_docs.rope_frequencies`` (``inv_freq`` and ``attention_scaling``, every ``rope_type``) and
 ``ntkAwareFrequencies`` ≙ ``ntk_aware_frequencies`` over a grid, within ``REL``; the explorer's figures, messages
 and address (``harness.live`` has the shared part).
@@ -21,46 +22,48 @@ from pe_docs.analysis import llama3_frequencies, ntk_aware_base, ntk_aware_frequ
 pytestmark = pytest.mark.browser
 
 
-def exact_frequencies(d: int, base: float, scaling: dict | None, seq_len: int | None = None):
-    """``pe_docs.rope_frequencies`` in float64 (each type's exact values) for the figures' settings, which keep the
-    dynamic type's trained length under ``original_max_position_embeddings``: pe_docs takes it, as transformers
-    does, as ``max_position_embeddings``."""
-    scaling = None if scaling is None else dict(scaling)
-    trained = None
-    if scaling is not None and scaling.get("rope_type") == "dynamic":
-        trained = scaling.pop("original_max_position_embeddings", None)
+def exact_frequencies(
+    d: int, base: float, scaling: dict | None, max_position_embeddings: int | None = None, seq_len: int | None = None
+):
+    """``pe_docs.rope_frequencies`` in float64: each type's exact values."""
     return rope_frequencies(
-        d, base=base, scaling=scaling, max_position_embeddings=trained, seq_len=seq_len, dtype=torch.float64
+        d,
+        base=base,
+        scaling=scaling,
+        max_position_embeddings=max_position_embeddings,
+        seq_len=seq_len,
+        dtype=torch.float64,
     )
 
 
-def rope_cases() -> list[tuple[int, float, dict | None, int | None]]:
-    """(head_dim, base, rope_parameters, seq_len): every rope_type, their options, small and large heads."""
-    cases: list[tuple[int, float, dict | None, int | None]] = []
+def rope_cases() -> list[tuple[int, float, dict | None, int | None, int | None]]:
+    """(head_dim, base, rope_parameters, max_position_embeddings, seq_len): every rope_type, their options, small and
+    large heads."""
+    cases: list[tuple[int, float, dict | None, int | None, int | None]] = []
     for d in (2, 6, 64, 128, 256):
         for base in (100.0, 10000.0, 500000.0, 1e6):
-            cases.append((d, base, None, None))
-            cases.append((d, base, {"rope_type": "default", "rope_theta": base}, None))
+            cases.append((d, base, None, None, None))
+            cases.append((d, base, {"rope_type": "default", "rope_theta": base}, None, None))
             for factor in (1.0, 2.0, 8.0, 32.5):
-                cases.append((d, base, {"rope_type": "linear", "factor": factor}, None))
+                cases.append((d, base, {"rope_type": "linear", "factor": factor}, None, None))
             for factor in (1.0, 4.0, 8.0, 40.0):
                 for length in (2048, 4096, 8192):
                     yarn = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": length}
-                    cases.append((d, base, yarn, None))
-                    cases.append((d, base, {**yarn, "truncate": False, "beta_fast": 16, "beta_slow": 2}, None))
+                    cases.append((d, base, yarn, None, None))
+                    cases.append((d, base, {**yarn, "truncate": False, "beta_fast": 16, "beta_slow": 2}, None, None))
                     cases.append(
-                        (d, base, {**yarn, "beta_fast": None, "beta_slow": None, "attention_factor": 0.9}, None)
+                        (d, base, {**yarn, "beta_fast": None, "beta_slow": None, "attention_factor": 0.9}, None, None)
                     )
-                    cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0.707}, None))
-                    cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0}, None))
+                    cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0.707}, None, None))
+                    cases.append((d, base, {**yarn, "mscale": 1.0, "mscale_all_dim": 0}, None, None))
             for factor, length, low, high in ((8.0, 8192, 1.0, 4.0), (32.0, 8192, 1.0, 4.0), (4.0, 2048, 0.5, 8.0)):
                 llama3 = {"rope_type": "llama3", "factor": factor, "original_max_position_embeddings": length}
-                cases.append((d, base, {**llama3, "low_freq_factor": low, "high_freq_factor": high}, None))
+                cases.append((d, base, {**llama3, "low_freq_factor": low, "high_freq_factor": high}, None, None))
             if d >= 4:
                 for factor in (1.0, 2.0, 8.0):
-                    dynamic = {"rope_type": "dynamic", "factor": factor, "original_max_position_embeddings": 4096}
+                    dynamic = {"rope_type": "dynamic", "factor": factor}
                     for seq_len in (None, 1000, 4096, 12288, 32768):
-                        cases.append((d, base, dynamic, seq_len))
+                        cases.append((d, base, dynamic, 4096, seq_len))
     return cases
 
 
@@ -70,8 +73,8 @@ ROPE_JS = (
     + """
   const api = window.peDocs;
   const typed = [];
-  const rope = flat(JSON.parse(text).map(([d, b, scaling, seqLen]) => {
-    const r = api.ropeFrequencies(d, b, scaling, seqLen);
+  const rope = flat(JSON.parse(text).map(([d, b, scaling, maxPositionEmbeddings, seqLen]) => {
+    const r = api.ropeFrequencies(d, b, scaling, { maxPositionEmbeddings, seqLen });
     typed.push(r.invFreq instanceof Float64Array && r.invFreq.length === d / 2);
     return [...r.invFreq, r.attentionScaling];
   }));
@@ -90,13 +93,13 @@ def test_frequencies_match_pe_docs(visits: Callable[[str], Visit], lang: str) ->
     assert all(got["typed"]), "ropeFrequencies must return a Float64Array of head_dim / 2 frequencies"
     rope = unpack(got["rope"])
     worst, at = 0.0, 0
-    for d, base, scaling, seq_len in cases:
-        want = exact_frequencies(d, base, scaling, seq_len)
+    for d, base, scaling, trained, seq_len in cases:
+        want = exact_frequencies(d, base, scaling, trained, seq_len)
         inv_freq, attention = rope[at : at + d // 2], rope[at + d // 2]
         at += d // 2 + 1
         rel = np.abs(inv_freq / want.inv_freq.numpy() - 1).max()
         rel_a = abs(attention / want.attention_scaling - 1)
-        assert rel < REL and rel_a < REL, (d, base, scaling, seq_len, rel, rel_a)
+        assert rel < REL and rel_a < REL, (d, base, scaling, trained, seq_len, rel, rel_a)
         worst = max(worst, rel, rel_a)
     assert at == len(rope)
     print(f"ropeFrequencies: {len(cases)} settings, largest relative difference {worst:.1e}")
@@ -195,12 +198,10 @@ def test_rope_scaling_marks_the_pairs_that_leave_the_trained_range(visits: objec
         "low_freq_factor": "1",
         "high_freq_factor": "4",
     }
-    # Dynamic NTK at the target length: transformers' scale factor · L'/L − (factor − 1)
+    # Dynamic NTK at the target length: transformers' effective factor · L'/L − (factor − 1)
     v.choose(part, "method", "dynamic")
     d = v.state(part)["data"]
-    dynamic = exact_frequencies(
-        128, 500000.0, {"rope_type": "dynamic", "factor": 8.0, "original_max_position_embeddings": 8192}, 131072
-    )
+    dynamic = exact_frequencies(128, 500000.0, {"rope_type": "dynamic", "factor": 8.0}, 8192, 131072)
     assert np.abs(np.array(d["scaled"]) / dynamic.inv_freq.numpy() - 1).max() < REL
 
     # bad settings, each named in the page's language

@@ -185,7 +185,7 @@ def test_wrapped_breaks_long_legend_entries_where_a_line_may_break() -> None:
         (plot_t5_buckets, {"max_offset": 0}, ValueError, "max_offset must be >= 1, got 0"),
         (plot_t5_buckets, {"num_buckets": 7}, ValueError, "num_buckets must be even when bidirectional, got 7"),
         (plot_context_extension, {"head_dim": 6.0}, TypeError, "head_dim must be an integer"),
-        (plot_context_extension, {"scale": 0.5}, ValueError, "scale must be >= 1.0, got 0.5"),
+        (plot_context_extension, {"factor": 0.5}, ValueError, "factor must be >= 1.0, got 0.5"),
         (plot_context_extension, {"base": 0.5}, ValueError, "base must be > 1 for YaRN"),
         (plot_variant_tables, {"max_len": 1}, ValueError, "max_len must be >= 2, got 1"),
         (plot_variant_tables, {"d_model": 2}, ValueError, "d_model must be >= 4"),

@@ -199,13 +199,13 @@ def test_degenerate_ramps_follow_the_reference(dim, original):
     ("fn", "args", "error", "message"),
     [
         (position_interpolation_frequencies, (7, 2.0), ValueError, "head_dim must be even"),
-        (position_interpolation_frequencies, (8, 0.5), ValueError, "scale must be >= 1.0, got 0.5"),
+        (position_interpolation_frequencies, (8, 0.5), ValueError, "factor must be >= 1.0, got 0.5"),
         (ntk_aware_frequencies, (2, 2.0), ValueError, "head_dim must be >= 4 for the NTK-aware base"),
-        (ntk_aware_base, (8, "2"), TypeError, "scale must be a real number"),
+        (ntk_aware_base, (8, "2"), TypeError, "factor must be a real number"),
         (yarn_frequencies, (8, 2.0, 0), ValueError, "original_len must be >= 1, got 0"),
         (yarn_boundaries, (8, 64), None, None),
         (dynamic_ntk_scale, (0.5, 10, 10), ValueError, "factor must be >= 1.0, got 0.5"),
-        (yarn_attention_factor, (0.9,), ValueError, "scale must be >= 1.0, got 0.9"),
+        (yarn_attention_factor, (0.9,), ValueError, "factor must be >= 1.0, got 0.9"),
     ],
 )
 def test_bad_arguments(fn, args, error, message):

@@ -108,7 +108,7 @@ def plot_t5_buckets(
 def plot_context_extension(
     head_dim: int = 128,
     *,
-    scale: float = 8.0,
+    factor: float = 8.0,
     original_len: int = 4096,
     base: float = 10000.0,
     layout: Layout = "wide",
@@ -125,7 +125,7 @@ def plot_context_extension(
 
     Args:
         head_dim: The rotated (head) dimension; a positive even integer >= 4.
-        scale: The extension factor ``s``; a real number >= 1.
+        factor: The extension factor ``s``; a real number >= 1.
         original_len: The trained context length ``L``; an integer >= 1.
         base: RoPE's base; finite and > 1.
         layout: ``"wide"`` or ``"narrow"`` (a phone's width: the legend below the axes).
@@ -141,14 +141,14 @@ def plot_context_extension(
         ValueError: an argument is out of range, or a bad ``layout``/``lang``/``theme``.
 
     Examples:
-        >>> fig = plot_context_extension(16, scale=4.0, original_len=64)
+        >>> fig = plot_context_extension(16, factor=4.0, original_len=64)
         >>> len(fig.axes[0].get_lines())
         6
     """
     lang, theme = check_lang_theme(lang, theme)
     wide = check_layout(layout) == "wide"
     d = check_d_model(head_dim, "head_dim")
-    s = check_real("scale", scale, minimum=1.0)
+    s = check_real("factor", factor, minimum=1.0)
     length = check_int("original_len", original_len, minimum=1)
     base = check_base(base)
     low, high = yarn_boundaries(d, length, base=base)

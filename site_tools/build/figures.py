@@ -64,7 +64,7 @@ FIGURES: dict[str, FigureSpec] = {
     "closest-returns": FigureSpec("plot_closest_returns", {"positions": 45, "max_offset": 2**24}),
     "t5-buckets": FigureSpec("plot_t5_buckets", {"max_offset": 160, "num_buckets": 32, "max_distance": 128}),
     "context-extension": FigureSpec(
-        "plot_context_extension", {"head_dim": 128, "scale": 8.0, "original_len": 4096, "base": 10000.0}
+        "plot_context_extension", {"head_dim": 128, "factor": 8.0, "original_len": 4096, "base": 10000.0}
     ),
     "variant-tables": FigureSpec("plot_variant_tables", {"max_len": 100, "d_model": 64}),
     "table-2d": FigureSpec("plot_table_2d", {"grid": 14, "d_model": 768, "patch": (4, 9)}),

@@ -1,8 +1,8 @@
 // RoPE's context extension, live (relative-schemes; pe-live.js has the frame): a head width, base, trained length
 // L, target length and method (none, position interpolation, NTK-aware, Dynamic NTK at the target length, YaRN,
 // Llama 3) give each pair's frequency and the largest angle it reaches over the target length. The computations
-// are here, as window.peDocs.ropeFrequencies(headDim, base, scaling, seqLen) ≙ pe_docs.rope_frequencies (scaling: a
-// model's rope_parameters) and ntkAwareFrequencies ≙ ntk_aware_frequencies. A pair whose wavelength exceeds L never
+// are here, as window.peDocs.ropeFrequencies(headDim, base, scaling, {maxPositionEmbeddings, seqLen}) ≙
+// pe_docs.rope_frequencies (scaling: a model's rope_parameters) and ntkAwareFrequencies ≙ ntk_aware_frequencies. A pair whose wavelength exceeds L never
 // completed a turn in training; if the target length turns it further than position L turns it on the trained
 // ladder (relative-schemes' rule: the largest angle, as a position of the trained ladder, beyond L), it is marked.
 (function () {
@@ -17,11 +17,11 @@
   const map = (w, f) => Float64Array.from(w, f);
 
   // The frequencies of the "NTK-aware" base base · s^(d/(d−2)) (pe_docs.analysis.ntk_aware_frequencies). A head
-  // of 2 has no such base; Dynamic NTK's scale (ropeFrequencies) may round below 1 (factor 3.3 at L = 3) or overflow
-  // (factor 1e305), and so may the base (inverseFrequencies checks it): refused, as pe_docs refuses them.
-  function ntkAwareFrequencies(d, scale, base = 10000) {
+  // of 2 has no such base; Dynamic NTK's effective factor (ropeFrequencies) may round below 1 (factor 3.3 at L = 3)
+  // or overflow (factor 1e305), and so may the base (inverseFrequencies checks it): refused, as pe_docs refuses them.
+  function ntkAwareFrequencies(d, factor, base = 10000) {
     if (d < 4) throw argumentError("ntk", "head_dim", d, 4, { fix: 4 });
-    const s = checkReal("scale", scale, 1);
+    const s = checkReal("factor", factor, 1);
     return inverseFrequencies(d, base * Math.pow(s, d / (d - 2)));
   }
 
@@ -40,12 +40,10 @@
 
   // RoPE's frequencies and attention scaling for a model's rope_parameters (pe_docs.rope_frequencies, for settings
   // it accepts; the fields have checked them): scaling is null or {rope_type: "default" | "linear" | "dynamic" |
-  // "yarn" | "llama3", factor, …}, with pe_docs' keys but one: "dynamic" takes its trained length here as
-  // original_max_position_embeddings, a key pe_docs refuses for that type (as transformers ignores it) in favour of
-  // its max_position_embeddings argument (tests/test_live_scaling.py's exact_frequencies passes it so); seqLen is
-  // the current length for "dynamic" (default: that trained length). Returns {invFreq: Float64Array(d / 2),
-  // attentionScaling}.
-  function ropeFrequencies(d, b = 10000, scaling = null, seqLen = null) {
+  // "yarn" | "llama3", factor, …}, pe_docs' keys; for "dynamic", maxPositionEmbeddings is the trained length and
+  // seqLen the current length (default: the trained length), as pe_docs' max_position_embeddings and seq_len.
+  // Returns {invFreq: Float64Array(d / 2), attentionScaling}.
+  function ropeFrequencies(d, b = 10000, scaling = null, { maxPositionEmbeddings = null, seqLen = null } = {}) {
     const params = scaling || {};
     const ropeType = params.rope_type || "default";
     const result = (invFreq, attentionScaling = 1) => ({ invFreq, attentionScaling });
@@ -53,12 +51,13 @@
     const factor = params.factor;
     // position interpolation: every frequency divided by the factor
     if (ropeType === "linear") return result(map(inverseFrequencies(d, b), (x) => x / factor));
-    const original = params.original_max_position_embeddings;
     if (ropeType === "dynamic") {
-      // Hugging Face's scale for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L)
-      const scale = (factor * Math.max(seqLen ?? original, original)) / original - (factor - 1);
-      return result(ntkAwareFrequencies(d, scale, b));
+      // Hugging Face's factor for seq_len tokens: factor · L' / L − (factor − 1), L' = max(seq_len, L)
+      const trained = maxPositionEmbeddings;
+      const effective = (factor * Math.max(seqLen ?? trained, trained)) / trained - (factor - 1);
+      return result(ntkAwareFrequencies(d, effective, b));
     }
+    const original = params.original_max_position_embeddings;
     if (ropeType === "llama3") {
       const [low, high] = [params.low_freq_factor, params.high_freq_factor];
       // pe_docs.analysis.llama3_frequencies' check, under its argument names (the fields check each factor > 0)
@@ -175,20 +174,15 @@
     if (method === "none") return ropeFrequencies(d, base, null);
     if (method === "ntk") return { invFreq: ntkAwareFrequencies(d, v.factor, base), attentionScaling: 1 };
     const scaling = { rope_type: method, factor: v.factor };
+    if (method === "dynamic") return ropeFrequencies(d, base, scaling, { maxPositionEmbeddings: L, seqLen: T });
     if (method !== "linear") scaling.original_max_position_embeddings = L;
     for (const key of KEYS[method] || []) scaling[key] = v[key];
-    return ropeFrequencies(d, base, scaling, method === "dynamic" ? T : null);
+    return ropeFrequencies(d, base, scaling);
   }
 
   function compute(v, t) {
     const { head_dim: d, base, original: L, target: T, method } = v;
-    let result;
-    try {
-      result = frequencies(method, d, base, L, T, v);
-    } catch (err) {
-      if (err.argument === "scale") Object.assign(err, { field: "factor", argument: "factor" }); // Dynamic NTK's
-      throw err;
-    }
+    const result = frequencies(method, d, base, L, T, v);
     const w = inverseFrequencies(d, base);
     const scaled = result.invFreq;
     const trainedTurns = Array.from(w, (x) => ((L - 1) * x) / TAU);
