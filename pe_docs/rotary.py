@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import copy
 import math
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NamedTuple
 
 import torch
 from torch import nn
 
+from pe_docs import _rope_config
 from pe_docs._checks import check_base, check_choice, check_d_model, check_int, check_real
 from pe_docs.frequencies import inverse_frequencies
 from pe_docs.rope_scaling import (
@@ -104,8 +104,8 @@ def _dynamic(setting: _Setting) -> RopeFrequencies:
         )
     trained = setting.max_position_embeddings
     if setting.exact:
-        scale = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
-        return RopeFrequencies(ntk_aware_frequencies(d, scale, base=b), 1.0)
+        effective = dynamic_ntk_scale(factor, trained if seq_len is None else seq_len, trained)
+        return RopeFrequencies(ntk_aware_frequencies(d, effective, base=b), 1.0)
     if seq_len is None:  # at initialisation: Python floats, as transformers
         scaled = b * ((factor * trained / trained) - (factor - 1)) ** (d / (d - 2))
     else:  # at run time transformers has the tensor max(position_ids) + 1: float32 arithmetic
@@ -187,45 +187,7 @@ _ROPE_TYPES: dict[str, tuple[set[str], set[str], Callable[[_Setting], RopeFreque
 
 ROPE_TYPES = tuple(_ROPE_TYPES)
 """The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
-
-
-def _rope_parameters(scaling: object, base: float) -> tuple[str, dict[str, Any]]:
-    """``scaling`` checked against its ``rope_type``'s keys: the type and the other keys (``rope_theta`` removed)."""
-    if scaling is None:
-        scaling = {}
-    if not isinstance(scaling, Mapping):
-        raise TypeError(f"scaling must be a mapping (a config's rope_parameters) or None, got {type(scaling).__name__}")
-    params = dict(scaling)
-    rope_type = params.pop("rope_type", "default")
-    if rope_type not in ROPE_TYPES:
-        raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, ROPE_TYPES))}; got {rope_type!r}")
-    if "rope_theta" in params:
-        theta = check_base(params.pop("rope_theta"), "scaling['rope_theta']")
-        if theta != base:
-            raise ValueError(f"scaling['rope_theta']={theta!r} differs from base={base!r}; pass base={theta!r}")
-    if "partial_rotary_factor" in params:
-        raise ValueError(
-            f"scaling has 'partial_rotary_factor'={params['partial_rotary_factor']!r}: pass the rotated width as "
-            "head_dim (int(head_dim * partial_rotary_factor)), or build with RotaryEmbedding.from_config(config)"
-        )
-    if rope_type == "dynamic" and "original_max_position_embeddings" in params:
-        raise ValueError(
-            "scaling for rope_type 'dynamic' has 'original_max_position_embeddings'="
-            f"{params['original_max_position_embeddings']!r}: transformers ignores that key for this type (with a "
-            "warning) and reads the trained length from config.max_position_embeddings; remove the key and pass "
-            "max_position_embeddings=…"
-        )
-    required, optional, _ = _ROPE_TYPES[rope_type]
-    for name in sorted(required):
-        if name not in params or params[name] is None:
-            raise ValueError(f"scaling for rope_type {rope_type!r} needs the key {name!r}; got {dict(scaling)!r}")
-    unknown = sorted(params.keys() - required - optional)
-    if unknown:
-        allowed = ", ".join(map(repr, sorted(required | optional | {"rope_type", "rope_theta"})))
-        raise ValueError(
-            f"scaling for rope_type {rope_type!r} has unknown keys {', '.join(map(repr, unknown))}; allowed: {allowed}"
-        )
-    return rope_type, params
+_KEYS = {name: (required, optional) for name, (required, optional, _) in _ROPE_TYPES.items()}
 
 
 def rope_frequencies(
@@ -299,7 +261,7 @@ def rope_frequencies(
     """
     d = check_d_model(head_dim, "head_dim")
     b = check_base(base)
-    rope_type, params = _rope_parameters(scaling, b)
+    rope_type, params = _rope_config.rope_parameters(scaling, b, _KEYS)
     if dtype not in (torch.float32, torch.float64):
         raise ValueError(
             f"dtype must be torch.float32 (transformers' arithmetic) or torch.float64 (exact), got {dtype}"
@@ -331,11 +293,6 @@ def _check_positions(position_ids: object) -> torch.Tensor:
                 f"got values in [{low}, {high}]"
             )
     return position_ids
-
-
-def _first_set(*values: Any) -> Any:
-    """The first of ``values`` that is not ``None``."""
-    return next(value for value in values if value is not None)
 
 
 class RotaryEmbedding(nn.Module):
@@ -449,56 +406,7 @@ class RotaryEmbedding(nn.Module):
             >>> rotary.head_dim, rotary.base, rotary.rope_type
             (128, 500000.0, 'llama3')
         """
-        get: Callable[[str], Any] = (
-            config.get if isinstance(config, Mapping) else lambda name: getattr(config, name, None)
-        )
-        # other models' names, refused; a config object maps n_embd and n_head (GPT-J's), not rotary_pct
-        names = ("rotary_pct", "rotary_emb_base") + (("n_embd", "n_head") if isinstance(config, Mapping) else ())
-        foreign = [key for key in names if get(key) is not None]
-        if foreign:
-            raise ValueError(
-                f"config has {', '.join(map(repr, foreign))}: keys of another model's config.json, which this reads "
-                "as transformers' config objects name them; load it with transformers.AutoConfig and pass the object"
-            )
-        head_dim = get("head_dim")
-        if head_dim is None:
-            hidden, heads = get("hidden_size"), get("num_attention_heads")
-            if hidden is None or heads is None:
-                raise ValueError("config needs head_dim, or hidden_size and num_attention_heads")
-            head_dim = check_int("config.hidden_size", hidden) // check_int("config.num_attention_heads", heads)
-        parameters = dict(get("rope_parameters") or get("rope_scaling") or {})
-        if "type" in parameters:  # transformers 4's name of the rope type
-            parameters.setdefault("rope_type", parameters.pop("type"))
-        # the first of each that is set: a 0 is a value (refused below, as the constructor refuses it), not a gap
-        base = _first_set(parameters.pop("rope_theta", None), get("rope_theta"), 10000.0)
-        base = check_base(base, "config's rope_theta")
-        partial = _first_set(parameters.pop("partial_rotary_factor", None), get("partial_rotary_factor"), 1.0)
-        partial = check_real("config's partial_rotary_factor", partial, minimum=0.0, maximum=1.0, open_minimum=True)
-        max_positions = get("max_position_embeddings")
-        rope_type = parameters.setdefault("rope_type", "default")
-        if rope_type in ("yarn", "llama3"):  # a top-level original length (Phi-3's place) comes first
-            if get("original_max_position_embeddings") is not None:
-                parameters["original_max_position_embeddings"] = get("original_max_position_embeddings")
-            parameters.setdefault("original_max_position_embeddings", max_positions)
-        if rope_type == "dynamic" and "original_max_position_embeddings" in parameters:
-            ignored = parameters.pop("original_max_position_embeddings")
-            warnings.warn(
-                f"rope_type 'dynamic' ignores original_max_position_embeddings={ignored!r}, as transformers does: "
-                f"its trained length is max_position_embeddings={max_positions!r}",
-                stacklevel=2,
-            )
-        rotary_dim = get("rotary_dim")  # GPT-J's rotated width, in features
-        width = (
-            check_int("config.rotary_dim", rotary_dim, minimum=2)
-            if rotary_dim is not None
-            else int(check_int("head_dim", head_dim) * partial)
-        )
-        return cls(
-            width,
-            base=base,
-            scaling=parameters,
-            max_position_embeddings=max_positions if rope_type == "dynamic" else None,
-        )
+        return cls(**_rope_config.constructor_arguments(config))
 
     def _frequencies(self, scaling: Mapping[str, Any] | None, seq_len: int | None = None) -> RopeFrequencies:
         return rope_frequencies(
