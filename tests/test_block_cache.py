@@ -55,7 +55,7 @@ def keys(text: str) -> list[str]:
 
 
 @pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+def empty_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """An empty cache of the test's own, caching on; the environment digest computed again."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.delenv(NO_CACHE_ENV, raising=False)
@@ -69,14 +69,14 @@ def test_the_page_makes_two_tests() -> None:
     assert first.code == "x = 1\nassert x + 1 == 2  # one more\n" and second.expected_output == "6\n"
 
 
-def test_a_block_runs_again_when_its_code_changes_not_its_comments(fresh: Path) -> None:
+def test_a_block_runs_again_when_its_code_changes_not_its_comments(empty_cache: Path) -> None:
     before = keys(PAGE)
     assert keys(PAGE.replace("print(2 * 3)", "print(3 * 2)"))[1] != before[1]
     assert keys(PAGE.replace("# one more", "# 再加一"))[0] == before[0]  # the Chinese page's copy is the same test
     assert keys(PAGE.replace("# A page", "# Another title\n\nProse changed."))[:2] == before
 
 
-def test_a_block_runs_again_when_a_block_it_continues_changes(fresh: Path) -> None:
+def test_a_block_runs_again_when_a_block_it_continues_changes(empty_cache: Path) -> None:
     """The test of a continued block holds every block of the chain: changing the first changes the test."""
     before = keys(PAGE)
     changed = keys(PAGE.replace("x = 1", "x = 1.0"))
@@ -91,7 +91,7 @@ def test_a_block_runs_again_when_what_it_prints_or_its_marks_change() -> None:
     assert kernels.block_key(block.code, block.expected_output, False, ["pytest.mark.skip"]) != key
 
 
-def test_a_block_runs_again_when_the_library_changes(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_block_runs_again_when_the_library_changes(empty_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = keys(PAGE)
     monkeypatch.setattr(figures, "source_digest", lambda: "another pe_docs")
     kernels.environment_digest.cache_clear()
@@ -103,7 +103,7 @@ def test_a_block_runs_again_when_the_library_changes(fresh: Path, monkeypatch: p
     ["MKL_CBWR", "threads", "python", "pins"],
 )
 def test_a_block_runs_again_when_the_environment_changes(
-    fresh: Path, monkeypatch: pytest.MonkeyPatch, change: str
+    empty_cache: Path, monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
     import torch
 
@@ -126,12 +126,12 @@ def test_a_block_runs_again_when_the_environment_changes(
     assert set(keys(PAGE)).isdisjoint(before), change
 
 
-def test_the_rule_reads_the_record_only_when_caching_is_on(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rule_reads_the_record_only_when_caching_is_on(empty_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     block = blocks(PAGE)[0]
     assert block_cache.passed_before(block) is None
     block_cache.remember(block)
     record = block_cache.passed_before(block)
-    assert record is not None and record.is_relative_to(fresh)
+    assert record is not None and record.is_relative_to(empty_cache)
     monkeypatch.setenv(NO_CACHE_ENV, "1")
     assert block_cache.passed_before(block) is None
     block_cache.remember(blocks(PAGE)[1])  # nothing remembered with caching off
