@@ -558,11 +558,11 @@ def check_clock_hands(
     for ax, p in zip(fig.axes, positions, strict=True):
         lines = ax.get_lines()
         assert len(lines) == 1 + 2 * hands
-        close(np.stack(xy(lines[0])), np.stack((np.sin(face), np.cos(face))), atol=1e-12, what="clock face")
+        close(np.stack(xy(lines[0])), np.stack((np.cos(face), np.sin(face))), atol=1e-12, what="clock face")
         row = rows([p], d_model)[0]
         for i in range(hands):
             length = 1 - 0.15 * i
-            tip = length * row[2 * i], length * row[2 * i + 1]  # the hand's tip: (sin, cos) of p·w_i
+            tip = length * row[2 * i + 1], length * row[2 * i]  # the hand's tip: (cos, sin) of p·w_i
             close(np.stack(xy(lines[1 + i])), [[0, tip[0]], [0, tip[1]]], atol=1e-12, what=f"hand {i} at {p}")
             close(np.stack(xy(lines[1 + hands + i])), [[tip[0]], [tip[1]]], atol=1e-12, what=f"tip {i} at {p}")
         assert ax.get_title() == f"position {p}"
@@ -578,8 +578,8 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         circle, path = ax.get_lines()
         x, y = xy(circle)
         theta = np.linspace(0, 2 * np.pi, len(x))
-        close(np.stack((x, y)), np.stack((np.sin(theta), np.cos(theta))), atol=1e-12, what="unit circle")
-        expected = np.stack((np.sin(p * w), np.cos(p * w)), axis=-1)  # (sin, cos): x = sin, y = cos
+        close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+        expected = np.stack((np.cos(p * w), np.sin(p * w)), axis=-1)  # x = cos, y = sin
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"path of pair {i}")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
         close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of pair {i}")
@@ -588,7 +588,7 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         for note in ax.texts:
             q = int(note.get_text().removeprefix("p="))
             close(note.xy, expected[q], atol=1e-12, what=note.get_text())
-        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"sin(p·w_{i})"
+        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"cos(p·w_{i})"
 
 
 def check_encoding_curve(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
@@ -840,9 +840,9 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     (circle,) = left.get_lines()
     x, y = xy(circle)
     theta = np.linspace(0, 2 * np.pi, len(x))
-    close(np.stack((x, y)), np.stack((np.sin(theta), np.cos(theta))), atol=1e-12, what="unit circle")
+    close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
     p = np.arange(positions)
-    expected = np.stack((np.sin(p), np.cos(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (sin p, cos p), the clock hand
+    expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (cos p, sin p), the clock hand
     (dots,) = (c for c in left.collections if isinstance(c, PathCollection))
     close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what="pair 0 of each position")
     colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))
@@ -852,7 +852,7 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     notes = [t for t in left.texts if isinstance(t, Annotation)]
     assert [note.get_text() for note in notes] == [f"p={q}" for q in shown]
     for note, q in zip(notes, shown, strict=True):
-        close(note.xy, [math.sin(q), math.cos(q)], atol=1e-12, what=note.get_text())
+        close(note.xy, [math.cos(q), math.sin(q)], atol=1e-12, what=note.get_text())
     curve, spacing, exact = right.get_lines()
     close(xy(curve)[0], offsets, atol=0, what="record offsets")
     close(xy(curve)[1], chords, rtol=1e-9, atol=0, what="distance of pair 0 at each record")

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def clock_angles(p: int) -> np.ndarray:
-    """Start here's block: where each hand of the figure points at position p, degrees clockwise from twelve."""
+    """Start here's block: where each hand of the figure points at position p, degrees counter-clockwise from three."""
     return torch.rad2deg(torch.remainder(p * inverse_frequencies(8), 2 * math.pi)).numpy()
 
 
@@ -34,6 +34,25 @@ def test_clock_hands_turn_by_the_same_angle_at_every_position(visits: object, la
     for key in ("at", "next", "turns"):
         p = {"at": 100, "next": 107, "turns": 7}[key]
         assert np.abs(np.array(s["data"][key]) - clock_angles(p)).max() < 1e-9, key
+    # drawn as the figure: a hand at (cos θ, sin θ), θ counter-clockwise from three o'clock (the screen's y grows
+    # downwards); the arc of a one-hand face turns counter-clockwise from p to p + k round the face's centre,
+    # through the half-way angle
+    drawn = v.page.evaluate(
+        """part => { const faces = [...document.querySelectorAll(`#${part} .pe-live__face`)];
+            const angle = (dx, dy) => ((Math.atan2(-dy, dx) * 180 / Math.PI) % 360 + 360) % 360;
+            const hands = [...faces[0].querySelectorAll("line.pe-live__hand:not(.pe-live__hand--next)")]
+              .map(l => angle(l.x2.baseVal.value - l.x1.baseVal.value, l.y2.baseVal.value - l.y1.baseVal.value));
+            const arcs = faces.slice(1).map(f => {
+              const a = f.querySelector(".pe-live__arc"), c = f.viewBox.baseVal.width / 2;
+              const [s, m] = [0, a.getTotalLength() / 2].map(x => a.getPointAtLength(x));
+              return [angle(m.x - c, m.y - c), Math.hypot(m.x - c, m.y - c) - Math.hypot(s.x - c, s.y - c)]; });
+            return { hands, arcs }; }""",
+        part,
+    )
+    assert np.abs(np.array(drawn["hands"]) - clock_angles(100)).max() < 0.1, drawn["hands"]
+    halfway = (clock_angles(100) + clock_angles(7) / 2) % 360
+    arcs = np.array(drawn["arcs"])
+    assert np.abs(arcs[:, 0] - halfway).max() < 0.5 and np.abs(arcs[:, 1]).max() < 0.1, drawn["arcs"]
 
     # the turn from p to p + k is k·w_i whatever p is (every p of the slider, in one evaluate)
     turns = v.page.evaluate(

@@ -1,10 +1,10 @@
 """The linear relative transform ``T_k``: the matrix that moves every encoding ``k`` positions along.
 
-For each frequency ``w_i`` the pair ``(PE[p, 2i], PE[p, 2i+1]) = (sin p·w_i, cos p·w_i)`` obeys the
-angle-addition formulas
+For each frequency ``w_i`` the pair ``(PE[p, 2i], PE[p, 2i+1]) = (sin p·w_i, cos p·w_i)``, read as the point
+``(cos p·w_i, sin p·w_i)`` of the unit circle, obeys the angle-addition formulas
 
-    sin((p+k)·w) = cos(k·w) · sin(p·w) + sin(k·w) · cos(p·w)
-    cos((p+k)·w) = −sin(k·w) · sin(p·w) + cos(k·w) · cos(p·w)
+    cos((p+k)·w) = cos(k·w) · cos(p·w) − sin(k·w) · sin(p·w)
+    sin((p+k)·w) = sin(k·w) · cos(p·w) + cos(k·w) · sin(p·w)
 
 so a 2×2 rotation that depends on ``k`` only (never on ``p``) maps position ``p`` to position ``p + k``. The
 identity is exact; a table stored in floating point satisfies it only up to the rounding of its entries and,
@@ -24,17 +24,20 @@ def relative_transform(
 ) -> torch.Tensor:
     """The matrix ``T_k`` with ``T_k @ PE[p] == PE[p + k]`` for every position ``p``.
 
-    ``T_k`` is block diagonal: for each frequency ``w_i = base^(-2i / d_model)`` it holds the 2×2 rotation
+    ``T_k`` is block diagonal: for each frequency ``w_i = base^(-2i / d_model)`` it holds the 2×2 block
 
         [[ cos(k·w_i), sin(k·w_i)],
          [-sin(k·w_i), cos(k·w_i)]]
 
     in rows and columns ``2i, 2i + 1`` (the (sin, cos) pair of the interleaved layout of
-    ``pe_docs.sinusoidal_table``), and zeros elsewhere. It depends on the offset ``k`` only, not on
+    ``pe_docs.sinusoidal_table``), and zeros elsewhere: the rotation by ``k·w_i``,
+    ``[[cos, −sin], [sin, cos]]`` on the point ``(cos, sin)``, with its rows and columns swapped because the
+    table stores each pair sine first. It depends on the offset ``k`` only, not on
     ``p``; it is orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
     float64 and only the entries are rounded to ``dtype``.
 
-    Each block turns its (sin, cos) pair clockwise; RoPE turns (query or key) feature pairs the other way:
+    Each block turns its pair counter-clockwise, as the site draws it (x the cosine, y the sine), and so does
+    RoPE; RoPE stores a (query or key) feature pair real part first, so entry for entry
     ``pe_docs.analysis.rope_rotate(x, [m])`` with interleaved pairs is ``T_{-m} @ x`` when ``d_model`` is the head
     dimension.
 

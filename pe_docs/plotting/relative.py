@@ -107,11 +107,11 @@ def plot_rotating_pairs(
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
-    """Each (sin, cos) pair as a point on the unit circle, for positions ``0 … positions - 1``.
+    """Each (sin, cos) pair as the point (cos, sin) of the unit circle, for positions ``0 … positions - 1``.
 
-    Pair ``i`` is drawn as start here's clock hands draw it, in the table's order: at ``(sin(p·w_i), cos(p·w_i))``
-    (column ``2i`` across, column ``2i + 1`` up), starting at twelve o'clock, so moving one position turns it
-    clockwise by the angle ``w_i``: the first pair runs round the circle, later pairs barely move.
+    Pair ``i`` is drawn as start here's clock hands draw it: at ``(cos(p·w_i), sin(p·w_i))`` (column ``2i + 1``
+    across, column ``2i`` up), starting at three o'clock, so moving one position turns it counter-clockwise by the
+    angle ``w_i``: the first pair runs round the circle, later pairs barely move.
 
     Args:
         d_model: Width of the encoding; a positive even integer.
@@ -153,30 +153,39 @@ def plot_rotating_pairs(
             fig, axes = new_panels(NARROW_WIDTH, 2.05 * -(-len(pairs) // 2) + 0.35, len(pairs), 2)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         for ax, i in zip(axes, pairs, strict=True):
-            ax.plot(np.sin(circle), np.cos(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
-            xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # (sin, cos): x, y
+            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            xs, ys = table[:, 2 * i + 1], table[:, 2 * i]  # x = cos, y = sin
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
-            # label p = 1 only where it has visibly moved away from p = 0; p = 0 sits at twelve o'clock and is
-            # labelled on its left, the others on their right, so that a pair that barely moves (p = 0 and the last
-            # position almost on one spot) keeps its two labels apart
-            for p in (0, 1, n - 1) if w[i] > 0.5 else (0, n - 1):
-                left = p == 0
+            # label p = 1 only where it has visibly moved away from p = 0. A label stands outside the circle, in the
+            # direction of its point; near three o'clock, where p = 0 sits, a label stands above its point, except
+            # p = 0 of a slow pair, whose last position stays just above it: then p = 0 goes below
+            fast = w[i] > 0.5
+            for p in (0, 1, n - 1) if fast else (0, n - 1):
+                x, y = xs[p], ys[p]
+                if x > 0.9:
+                    up = p > 0 or fast
+                    out, ha, va = (0.0, 1.0 if up else -1.0), "center", "bottom" if up else "top"
+                else:
+                    out = (x, y)
+                    ha = "left" if x > 0.3 else "right" if x < -0.3 else "center"
+                    va = "bottom" if y > 0.3 else "top" if y < -0.3 else "center"
                 ax.annotate(
                     f"p={p}",
-                    (xs[p], ys[p]),
+                    (x, y),
                     textcoords="offset points",
-                    xytext=(-5, 4) if left else (5, 4),
-                    ha="right" if left else "left",
+                    xytext=(6 * out[0], 6 * out[1]),
+                    ha=ha,
+                    va=va,
                     fontsize=8 if wide else 9,
                 )
             ax.set_aspect("equal")
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
-            ax.set_xlabel(f"sin(p·w_{i})")
+            ax.set_xlabel(f"cos(p·w_{i})")
             ax.set_title(text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10)
         for ax in axes[:1] if wide else axes[::2]:  # the first panel of each row
-            ax.set_ylabel("cos(p·w_i)")
+            ax.set_ylabel("sin(p·w_i)")
         fig.suptitle(
             text(
                 lang,

@@ -1,6 +1,7 @@
 // RoPE, live (relative; pe-live.js has the frame): head width, base, pairing, a query position m and a key position
 // n. It draws four of the pairs after RoPE has turned them (query by m·w_i, key by n·w_i, counter-clockwise with
-// the pair's first feature across), the angle of every pair, and the score q·k as a function of the offset n − m.
+// the pair's first feature across, as the site draws every pair), the angle of every pair, and the score q·k as a
+// function of the offset n − m.
 // "Shift both" adds the same number to m and n: every pair turns, the score does not (it is checked at every shift
 // from 0 to 1000). The rotation is peDocs.ropeRotate (≙ pe_docs.analysis.rope_rotate, float64).
 (function () {
@@ -55,7 +56,7 @@
       n: "key position n",
       shift: "shift both by",
       pairs: "Four pairs after RoPE: query (blue) turned by m·wᵢ, key (orange) by n·wᵢ",
-      angles: "How far RoPE turns each pair (degrees, counter-clockwise: RoPE's own convention)",
+      angles: "How far RoPE turns each pair (degrees, counter-clockwise: this site's convention)",
       scores: "Score q·k after RoPE against the offset n − m",
       query: "query",
       key: "key",
@@ -87,7 +88,7 @@
       n: "键位置 n",
       shift: "两个位置同时移动",
       pairs: "RoPE 转动后的其中四对：查询（蓝）转过 m·wᵢ，键（橙）转过 n·wᵢ",
-      angles: "RoPE 把每一对转过的角度（度，逆时针：RoPE 自己的约定）",
+      angles: "RoPE 把每一对转过的角度（度，逆时针：本站的约定）",
       scores: "RoPE 之后的分数 q·k 随偏移 n − m 的变化",
       query: "查询",
       key: "键",
