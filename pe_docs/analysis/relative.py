@@ -31,9 +31,9 @@ def relative_transform(
 
     in rows and columns ``2i, 2i + 1`` (the (sin, cos) pair of the interleaved layout of
     ``pe_docs.sinusoidal_table``), and zeros elsewhere: the rotation by ``k·w_i``,
-    ``[[cos, −sin], [sin, cos]]`` on the point ``(cos, sin)``, with its rows and columns swapped because the
-    table stores each pair sine first. It depends on the offset ``k`` only, not on
-    ``p``; it is orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
+    ``[[cos, −sin], [sin, cos]]`` on the point ``(cos, sin)``, its rows and its columns each in reverse order
+    because the table stores each pair sine first. It depends on the offset ``k`` only, not on ``p``; it is
+    orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
     float64 and only the entries are rounded to ``dtype``.
 
     Each block turns its pair counter-clockwise, as the site draws it (x the cosine, y the sine), and so does
