@@ -3,7 +3,7 @@ nothing from here. One subpackage per job (README.md, "Layout"):
 
 - ``build``: ``make site``, ``make serve``, ``make deploy``; the engine and its hooks, the build-time figures and
   chapter notebooks, the runs of the pages' code, the watch on the engine's successors;
-- ``finish``: the pass over the HTML the engine wrote (numbers, math, figures, versions, the notebook page's styles),
+- ``finish``: the pass over the HTML the engine wrote (numbers, math, figures, versions),
   on a tree read with one HTML parser, and the measure of stray spaces on Chinese pages;
 - ``pages``: the pages as sources: the one reader of a page, the checks of what it says (numbers, assertions,
   parity), a page's tests (``make check``), a new chapter (``make chapter``);
@@ -29,9 +29,7 @@ def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:
     copies, the successor watch's builds).
 
     ``cache``: ``"shared"`` links the build cache (same sources, same keys: figures and notebooks are reused, not
-    drawn again); ``"copy"`` gives the copy its own copy of it (a full build evicts the cached notebooks it did not
-    use, mkdocs-jupyter's ``on_post_build``, so a test that watches the cache must not share it with builds running
-    beside it); ``None`` gives it none (a cold build).
+    drawn again); ``None`` gives it none (a cold build).
 
     Raises:
         ValueError: another ``cache``.
@@ -39,8 +37,8 @@ def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:
     import shutil
     import subprocess
 
-    if cache not in {"shared", "copy", None}:
-        raise ValueError(f"cache must be 'shared', 'copy' or None, got {cache!r}")
+    if cache not in {"shared", None}:
+        raise ValueError(f"cache must be 'shared' or None, got {cache!r}")
     command = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
     listed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\0")
     for rel in filter(None, listed):
@@ -51,6 +49,4 @@ def copy_repository(dest: Path, *, cache: str | None = "shared") -> Path:
     (ROOT / ".cache").mkdir(exist_ok=True)
     if cache == "shared":
         (dest / ".cache").symlink_to(ROOT / ".cache")
-    elif cache == "copy":
-        shutil.copytree(ROOT / ".cache", dest / ".cache")
     return dest

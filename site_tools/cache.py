@@ -1,5 +1,5 @@
 """The project's cache: what builds and tests keep to reuse, each entry keyed by what it depends on (figures, executed
-notebooks, notebook and page-block test runs, pruned stylesheets, printed books, compiled templates).
+notebooks, notebook and page-block test runs, printed books, compiled templates).
 
 It is ``$PE_DOCS_CACHE``, else ``.cache/`` in the checkout, read at every call: a build started with another
 ``PE_DOCS_CACHE`` (a cold build in the tests and benchmarks) uses its own, in this process and in those it starts.

@@ -1,15 +1,15 @@
 """The one HTML reader and writer of the site's tools: selectolax's binding of Lexbor.
 
-Every step that reads or changes a built page (``site_tools.finish``: numbers, math, figures, the notebook
-page's styles; ``site_tools.finish.cjk``'s measure of what a reader sees) works on the tree parsed here, once
+Every step that reads or changes a built page (``site_tools.finish``: numbers, math, figures;
+``site_tools.finish.cjk``'s measure of what a reader sees) works on the tree parsed here, once
 per page, and the page is written once, from that tree; the book, the link check of ``site_tools.pages.links`` and
 the successor watch read HTML with it too.
 
 Why Lexbor (selectolax 1.0, pinned in requirements.txt, which mkdocs-glightbox already needs): it parses as the
 HTML standard says a browser does (so the tree a step sees is the tree the reader's browser builds, implied end tags
-and all), it selects with CSS (the notebook page's stylesheet is pruned with it), it parses and writes the largest
-page (550 KB) in about 25 ms, and it is maintained. BeautifulSoup with ``html.parser`` (also pinned) takes 0.7 s
-for the same page, about 30 times as long, and ``html.parser`` does not build the tree the standard describes.
+and all), it selects with CSS, it parses and writes the largest page (550 KB) in about 25 ms, and it is
+maintained. BeautifulSoup with ``html.parser`` takes 0.7 s for the same page, about 30 times as long, and
+``html.parser`` does not build the tree the standard describes.
 """
 
 from __future__ import annotations

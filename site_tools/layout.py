@@ -98,7 +98,7 @@ def _entry(item: Any) -> tuple[Any, Any]:
 
 def page_file(src_uri: str, use_directory_urls: bool = True) -> str:
     """The file a source page is written to, relative to the site folder, as MkDocs names it:
-    ``formula.md`` → ``formula/index.html``, ``index.md`` → ``index.html`` (``walkthrough.ipynb`` too)."""
+    ``formula.md`` → ``formula/index.html``, ``index.md`` → ``index.html``."""
     parent, filename = posixpath.split(src_uri)
     stem = posixpath.splitext(filename)[0]
     stem = "index" if stem == "README" else stem
@@ -111,7 +111,7 @@ def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
     """A source page's URL relative to the site's root, as MkDocs gives it (``page.url``): ``formula/``, and ``""``
     for the home page.
 
-    >>> page_url("index.md"), page_url("formula.md"), page_url("deep/index.md"), page_url("walkthrough.ipynb")
+    >>> page_url("index.md"), page_url("formula.md"), page_url("deep/index.md"), page_url("walkthrough.md")
     ('', 'formula/', 'deep/', 'walkthrough/')
     """
     url = page_file(src_uri, use_directory_urls)

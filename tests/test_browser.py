@@ -19,7 +19,7 @@ per-page check runs on that one view (``test_page``):
   hidden, none on a box that fits), and no code name in a table cell is broken inside a word.
 
 Then, once each: search per language, the language switcher keeps the page, math with JavaScript off, wide
-formulas, tables and notebook outputs (no output line wrapped) reached and scrolled by keyboard, figures opening in
+formulas and tables reached and scrolled by keyboard, figures opening in
 the lightbox in their own colour scheme, the 404 page, and the measurement itself on a synthetic page.
 
 Every wait is on a condition (the load event, then no request in flight for ``QUIET_MS``; a selector; a function
@@ -103,10 +103,8 @@ PHONE_JS = """() => {
     if (r.width && r.height && (r.right > innerWidth + 0.5 || r.left < -0.5) && !inBox(e))
       cut.push(`${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent || '').trim().slice(0, 50)}`);
   }
-  // notebook pages: the first cell spans the text column (JupyterLab's boxes must not step aside for the buttons)
-  const cell = document.querySelector('.jp-Cell');
   return {scroll: document.documentElement.scrollWidth, body: document.body.scrollWidth, width: innerWidth,
-          cut: cut.slice(0, 5), cell: cell ? cell.getBoundingClientRect().width / article.clientWidth : 1};
+          cut: cut.slice(0, 5)};
 }"""
 
 
@@ -131,14 +129,10 @@ def _small_figure_text(shown: list[dict], base: str, site_dir: Path) -> list[str
     return small
 
 
-# What may scroll sideways (extra.css's scroll cue): Material's code blocks, display math, tables, a notebook's code
-# and outputs. A box scrolls if its overflow lets it and its content is wider (a pixel will do; a box whose content
-# overflows it visibly, such as a notebook's <pre> inside the code cell that scrolls, does not). EDGES_JS: which of a
-# box's two edge shadows (left, right) show.
-SCROLLING = (
-    "article pre > code, article .katex-display, article .md-typeset__scrollwrap,"
-    " article .jupyter-wrapper :is(.highlight-ipynb, pre:not(:has(> code)), .jp-OutputArea-output)"
-)
+# What may scroll sideways (extra.css's scroll cue): Material's code blocks, display math, tables. A box scrolls if
+# its overflow lets it and its content is wider (a pixel will do). EDGES_JS: which of a box's two edge shadows (left,
+# right) show.
+SCROLLING = "article pre > code, article .katex-display, article .md-typeset__scrollwrap"
 EDGES_JS = """e => [...getComputedStyle(e).boxShadow.matchAll(/rgba?\\(([^)]*)\\)/g)]
   .map(m => { const c = m[1].split(',').map(Number); return c.length < 4 || c[3] > 0; })"""
 CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLING}')].filter(e => e.clientWidth > 0)
@@ -213,7 +207,6 @@ def test_page(base: str, chromium: object, site_dir: Path, path: str, scheme: st
     assert not small, f"figure text under {figures.MIN_TEXT_PX} px on a phone:\n" + "\n".join(small)
     assert layout["scroll"] <= layout["width"] and layout["body"] <= layout["width"], layout
     assert not layout["cut"], layout
-    assert layout["cell"] > 0.85, layout
     # at the start of a box that scrolls sideways, a shadow at its right edge only; none on a box that fits
     assert all(c["edges"] == [False, True] for c in cues if c["wide"]), [c for c in cues if c["wide"]]
     assert not any(True in c["edges"] for c in cues if not c["wide"]), [c for c in cues if not c["wide"]]
@@ -329,8 +322,6 @@ SCROLLERS = {
     "relative-schemes/": ".katex-display",  # Shaw et al.'s three equations, Transformer-XL's four-term score
     "zh/relative-schemes/": ".katex-display",
     "zh/variants/": ".md-typeset__scrollwrap",
-    "walkthrough/": ".jp-OutputArea-output",  # a printed tensor wider than a phone scrolls, and no line wraps
-    "zh/walkthrough/": ".jp-OutputArea-output",
 }
 
 
@@ -341,7 +332,6 @@ def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object
     name = {
         "katex-display": {"en": "Formula", "zh": "公式"},
         "md-typeset__scrollwrap": {"en": "Table", "zh": "表格"},
-        "jp-OutputArea-output": {"en": "Output", "zh": "输出"},
     }
     lang = "zh" if path.startswith("zh/") else "en"
     with first_view(chromium, base + path, site=base) as view:
@@ -354,11 +344,6 @@ def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object
         )
         wide = [b for b in boxes if b["wide"]]
         assert wide, f"nothing on {path} is wider than a phone: pick another page for this test"
-        # a notebook's output lines are never broken (JupyterLab's break-all would split a number in two)
-        wrapping = page.eval_on_selector_all(
-            "article .jp-OutputArea-output pre", "els => els.map(e => getComputedStyle(e).whiteSpace)"
-        )
-        assert all(w == "pre" for w in wrapping), wrapping
         label = name[SCROLLERS[path].lstrip(".")][lang]
         assert all(b == {"wide": True, "tabindex": "0", "role": "region", "label": label} for b in wide), wide
         assert all(b["tabindex"] is None and b["role"] is None for b in boxes if not b["wide"]), boxes

@@ -1,7 +1,7 @@
 """The quiet failure modes of the toolchain each make the build fail (or a check go red).
 
 Each test builds a throwaway site from the real mkdocs.yml (same plugins, hooks and validation) with one
-defect planted: a notebook cell that raises, a link to a missing anchor, a figure drawn with a missing glyph.
+defect planted: a link to a missing anchor, a figure drawn with a missing glyph.
 The broken links and anchors go through the very path of ``make site`` and ``make test``
 (``python -m site_tools.build``: ``build.main([])`` → ``build.build()`` with its defaults), never
 with ``strict`` passed by the test, so a build path that stopped being strict turns these tests red.
@@ -9,18 +9,16 @@ with ``strict`` passed by the test, so a build path that stopped being strict tu
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from site_tools import ROOT
-from site_tools.build import engine, figures, hooks, preview
+from site_tools.build import engine, preview
 from site_tools.build import site as site_build
 
 pytestmark = pytest.mark.site
@@ -35,57 +33,8 @@ def plant(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> dict[str, ob
     return {"docs_dir": str(docs), "site_dir": str(tmp_path / "site"), "nav": nav}
 
 
-def site_from(tmp_path: Path, pages: dict[str, str], nav: list[str]) -> object:
-    """The real mkdocs.yml (strictness as the file says) pointed at a throwaway docs dir."""
-    return load_config(config_file=str(ROOT / "mkdocs.yml"), **plant(tmp_path, pages, nav))
-
-
 BROKEN_LINK = {"index.md": "# Home\n\nSee [missing](missing.md).\n"}
 BROKEN_ANCHOR = {"index.md": "# Home\n\nSee [there](other.md#no-such-heading).\n", "other.md": "# Other\n\n## Real\n"}
-
-
-def notebook(code: str) -> str:
-    return json.dumps(
-        {
-            "cells": [
-                {"cell_type": "markdown", "id": "title", "metadata": {}, "source": ["# A notebook"]},
-                {
-                    "cell_type": "code",
-                    "id": "code",
-                    "metadata": {},
-                    "execution_count": None,
-                    "outputs": [],
-                    "source": [code],
-                },
-            ],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-            "nbformat": 4,
-            "nbformat_minor": 5,
-        }
-    )
-
-
-def test_failing_notebook_cell_fails_the_build(tmp_path: Path) -> None:
-    config = site_from(
-        tmp_path,
-        {"index.md": "# Home\n", "nb.ipynb": notebook("raise ValueError('planted failure')")},
-        ["index.md", "nb.ipynb"],
-    )
-    with pytest.raises(Exception, match="planted failure"):
-        build(config)
-
-
-def test_notebook_cache_is_keyed_by_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change to pe_docs re-executes the notebooks (mkdocs-jupyter's own key only sees the .ipynb)."""
-    config = site_from(tmp_path, {"index.md": "# Home\n"}, ["index.md"])
-    hooks.on_config(config)
-    first = config.plugins["mkdocs-jupyter"].config["cache_dir"]
-    monkeypatch.setattr(figures, "source_digest", lambda: "0123456789abcdef0123")
-    hooks.on_config(config)
-    second = config.plugins["mkdocs-jupyter"].config["cache_dir"]
-    assert first != second and second.endswith("0123456789abcdef")
-    assert config.plugins["mkdocs-jupyter"].config["allow_errors"] is False
-    assert config.plugins["mkdocs-jupyter"].config["execute"] is True
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ violations as "line N: …", so the same checks can be run on any copy of ``docs
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -403,22 +402,6 @@ def test_the_page_language_is_told_from_its_text() -> None:
     assert not cjk.is_chinese("it is — the column", page=True)
 
 
-@pytest.mark.parametrize("lang", pages.LANGS)
-def test_notebook_markdown_cells_have_no_stray_spaces(lang: str) -> None:
-    """mkdocs-jupyter renders a hand-written notebook's Markdown cells itself; a line break there shows as a space as
-    on a page, so the cells are written as the pages are: a line breaks only where a space belongs."""
-    import markdown
-
-    for name, path in pages.files(lang).items():
-        if path.suffix != ".ipynb":
-            continue
-        for n, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
-            if cell["cell_type"] == "markdown":
-                html = markdown.markdown("".join(cell["source"]), extensions=["pymdownx.arithmatex"])
-                found = cjk.stray_spaces(f"<article>{html}</article>", lang=lang)
-                assert found == [], f"{lang}/{name}, cell {n}: stray spaces:\n" + "\n".join(map(str, found))
-
-
 @pytest.mark.parametrize(
     ("text", "stray"),
     [
@@ -708,9 +691,9 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     assert len(english) == 3
 
 
-# CommonMark (Jupyter's Markdown: the zh notebook, and every chapter's downloadable notebook, which carries the
-# page's prose) closes ** only after a letter, or before a space or punctuation: "**标题。**正文" stays literal
-# asterisks there (Python-Markdown, the site's renderer, is lenient). Write "**标题**。正文".
+# CommonMark (Jupyter's Markdown: every chapter's downloadable notebook, which carries the page's prose) closes **
+# only after a letter, or before a space or punctuation: "**标题。**正文" stays literal asterisks there
+# (Python-Markdown, the site's renderer, is lenient). Write "**标题**。正文".
 _WIDE_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff1f"
 
 
@@ -734,29 +717,14 @@ def unclosed_bold(text: str) -> list[str]:
     return found
 
 
-def notebook_bold_violations(path: Path) -> list[str]:
-    """``unclosed_bold`` in a notebook's Markdown cells, as "cell N, line M: …"."""
-    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
-    return [f"cell {i}, {v}" for i, c in enumerate(cells) for v in unclosed_bold("".join(c["source"]))]
-
-
-def test_notebook_bold_renders(tmp_path: Path) -> None:
-    """The zh notebooks' and chapters' bold closes under CommonMark; the check flags "**标题。**正文" and spares
-    "**标题**。", "**标题。**" before a space, code or math."""
-    found = {p.name: notebook_bold_violations(p) for p in pages.files("zh").values() if p.suffix == ".ipynb"}
-    for name, p in pages.chapters("zh").items():
-        found[name] = unclosed_bold(p.read_text(encoding="utf-8"))
+def test_notebook_bold_renders() -> None:
+    """The zh chapters' bold closes under CommonMark; the check flags "**标题。**正文" and spares "**标题**。",
+    "**标题。**" before a space, code or math."""
+    found = {name: unclosed_bold(p.read_text(encoding="utf-8")) for name, p in pages.chapters("zh").items()}
     assert len(found) > 5
     assert {name: v for name, v in found.items() if v} == {}
-    planted = tmp_path / "nb.ipynb"
-    cells = [
-        {
-            "cell_type": "markdown",
-            "source": ["**1. 先预测。**看输出\n", "**2. 再验证**。看，**广播**：行 **宽度。**$w$"],
-        }
-    ]
-    planted.write_text(json.dumps({"cells": cells}), encoding="utf-8")
-    assert notebook_bold_violations(planted) == ["cell 0, line 1: '**1. 先预测。**'"]
+    planted = "**1. 先预测。**看输出\n**2. 再验证**。看，**广播**：行 **宽度。**$w$"
+    assert unclosed_bold(planted) == ["line 1: '**1. 先预测。**'"]
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

@@ -1,5 +1,5 @@
 """The engine's touch points (``site_tools.build.engine``'s docstring lists them all, each with its test): the ones that
-no other test covers directly fail here when an upgrade of MkDocs, Material or mkdocs-jupyter moves them. And every
+no other test covers directly fail here when an upgrade of MkDocs or Material moves them. And every
 ``pe_docs.``/``site_tools.`` name and repository path the code, pages and overrides quote exists, resolved the same
 way."""
 
@@ -27,8 +27,7 @@ def test_page_paths_are_mkdocs_own(use_directory_urls: bool) -> None:
 
     uris = [*pages.page_names(), "index.md", "README.md", "sub/index.md", "sub/page.md", "sub/README.md"]
     for uri in uris:
-        as_page = uri.rsplit(".", 1)[0] + ".md"  # mkdocs-jupyter writes a notebook where the same .md would be
-        file = File(as_page, src_dir=None, dest_dir="", use_directory_urls=use_directory_urls)
+        file = File(uri, src_dir=None, dest_dir="", use_directory_urls=use_directory_urls)
         assert layout.page_file(uri, use_directory_urls) == file.dest_uri, uri
         assert layout.page_url(uri, use_directory_urls) == ("" if file.url in (".", "./") else file.url), uri
 
@@ -55,12 +54,6 @@ def test_raw_config_is_the_loaded_config(lang: str, monkeypatch: pytest.MonkeyPa
         as_mkdocs = yaml_load(fd)
     address = re.compile(r" at 0x[0-9a-f]+")  # the slug function is a new object on each reading
     assert address.sub("", repr(raw)) == address.sub("", repr(as_mkdocs))
-
-
-def test_mkdocs_jupyter_options_the_build_sets_exist() -> None:
-    """``cache`` (off for a page-only build) and ``cache_dir`` (set by the hook) are mkdocs-jupyter's options."""
-    jupyter = engine.load("en").plugins["mkdocs-jupyter"]
-    assert {"cache", "cache_dir", "execute", "allow_errors"} <= set(jupyter.config)
 
 
 def test_a_page_only_build_keeps_the_search_index_whole() -> None:
@@ -163,7 +156,7 @@ def test_only_the_engine_and_the_hooks_import_mkdocs() -> None:
     importers = sorted(
         path.relative_to(ROOT / "site_tools").as_posix()
         for path in (ROOT / "site_tools").rglob("*.py")
-        if re.search(r"^\s*(?:from|import) (?:mkdocs|material|mkdocs_jupyter)\b", path.read_text(), flags=re.M)
+        if re.search(r"^\s*(?:from|import) (?:mkdocs|material)\b", path.read_text(), flags=re.M)
     )
     assert importers == ["build/engine.py", "build/hooks.py"]
 
@@ -213,7 +206,7 @@ def _resolves(dotted: str) -> bool:
 def test_every_name_in_the_touch_points_is_in_the_code() -> None:
     """The list in ``site_tools.build.engine``'s docstring names only what is there: each block it says ``main.html``
     overrides is overridden there (and is Material's), each of the engine's functions (``:func:``) exists, each dotted
-    name of MkDocs, Material, mkdocs-jupyter or Jinja imports, each path (``overrides/…``, ``partials/…``) is a file,
+    name of MkDocs, Material or Jinja imports, each path (``overrides/…``, ``partials/…``) is a file,
     and every other name in double backquotes (a template variable, a selector, an option, a script's name) occurs in
     the code, the overrides or the configs. A touch point that the code no longer has fails here."""
     doc = _touch_points()
@@ -236,7 +229,7 @@ def test_every_name_in_the_touch_points_is_in_the_code() -> None:
         in_code = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", code) is not None
         if re.fullmatch(r"[\w./-]+(?:/|\.(?:py|html|yml|xml|gz|json|css|js))", name):  # a file or a folder
             ok = any((where / name).exists() for where in (ROOT, ROOT / "overrides", MATERIAL)) or in_code
-        elif re.fullmatch(r"(?:mkdocs|material|mkdocs_jupyter|jinja2)(?:\.\w+)+", name):
+        elif re.fullmatch(r"(?:mkdocs|material|jinja2)(?:\.\w+)+", name):
             ok = _resolves(name)
         elif re.fullmatch(r"(?:File|Files|Page)\.\w+", name):  # MkDocs' structure
             module = "pages" if name.startswith("Page.") else "files"

@@ -151,33 +151,11 @@ def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: fin
     assert "pe-versions" not in once  # not a chapter, nothing checked against: no versions line
 
 
-# mkdocs-jupyter's copy button (its template, notebook.html.j2) and Material's page configuration, as built
-NOTEBOOK_PAGE = """<html><head></head><body><article><div class="zeroclipboard-container">
-<clipboard-copy for="cell-1" aria-label="Copy to Clipboard"><div><span class="notice" hidden>Copied!</span>
-<svg aria-hidden="true" class="clipboard-copy-icon"></svg></div></clipboard-copy></div></article>
-<script id="__config" type="application/json">{"features": [], "translations":
-{"clipboard.copied": "\\u5df2\\u590d\\u5236", "clipboard.copy": "\\u590d\\u5236"}}</script></body></html>"""
-
-
-def test_the_notebook_page_s_copy_buttons_speak_the_page_s_language(tmp_path: Path, finisher: finish.Finisher) -> None:
-    """mkdocs-jupyter writes "Copy to Clipboard" / "Copied!" in every language; the pass gives its buttons
-    Material's words for the page's language (the page's translations), and leaves a page without them alone."""
-    source = tmp_path / "nb.ipynb"
-    source.write_text("{}", encoding="utf-8")
-    page = finish.BuiltPage("nb.ipynb", source, "nb/index.html", "nb/")
-    html, _ = finisher.html(NOTEBOOK_PAGE, page, tmp_path)
-    button = dom.parse(html).css_first("clipboard-copy")
-    assert button.attributes["aria-label"] == button.attributes["title"] == "复制"
-    assert button.css_first(".notice").text() == "已复制" and "hidden" in button.css_first(".notice").attributes
-    bare = NOTEBOOK_PAGE.split("<script")[0] + "</body></html>"
-    assert 'aria-label="Copy to Clipboard"' in finisher.html(bare, page, tmp_path)[0]
-
-
 def test_every_source_page_is_where_the_engine_writes_it() -> None:
     found = {p.src_uri: (p.file, p.url) for p in finish.site_pages(layout.DOCS / "en")}
     assert found["index.md"] == ("index.html", "")
     assert found["formula.md"] == ("formula/index.html", "formula/")
-    assert found["walkthrough.ipynb"] == ("walkthrough/index.html", "walkthrough/")
+    assert found["walkthrough.md"] == ("walkthrough/index.html", "walkthrough/")
     assert set(found) == set(pages.files("en"))
 
 
@@ -199,7 +177,3 @@ def test_the_built_site_is_finished(site_dir: Path, lang: str) -> None:
         tree = dom.parse((prefix / page.file).read_text(encoding="utf-8"))
         untypeset = [n for n in tree.css(".arithmatex") if not n.css_first(".katex")]
         assert untypeset == [], page.src_uri
-        if page.notebook:  # its copy buttons named as Material names its own, in the page's language
-            copy = {"en": "Copy to clipboard", "zh": "复制"}[lang]
-            labels = {b.attributes.get("aria-label") for b in tree.css("clipboard-copy")}
-            assert labels == {copy}, page.src_uri

@@ -9,15 +9,14 @@ reads who opens no collapsed box — must stay within a budget:
   number counts one), ``ZH_PER_WORD`` being the ratio measured on these pages when the budget was set;
 - at most ``MAX_BLOCKS`` code blocks (every fence: python, its expected output, text, console) on the main path.
 
-The budget is read from the Markdown with ``site_tools.pages`` (the one reader of a page); for the notebook, from
-its cells (Markdown cells as prose, code cells as blocks). The five English main paths together must read in under
-``MAX_MINUTES`` by the newcomer's model (``reading_minutes``), the home page's promise. Each Learn page ends with
-"What you now know" and its exercises, and the nav's Learn order is the order start here and the home page give.
+The budget is read from the Markdown with ``site_tools.pages`` (the one reader of a page). The five English main
+paths together must read in under ``MAX_MINUTES`` by the newcomer's model (``reading_minutes``), the home page's
+promise. Each Learn page ends with "What you now know" and its exercises, and the nav's Learn order is the order
+start here and the home page give.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -28,16 +27,16 @@ from site_tools.finish.cjk import HAN
 from site_tools.layout import CONFIGS
 
 SECTIONS = {"en": "Learn", "zh": "学习"}
-LEARN = ["start-here.md", "formula.md", "walkthrough.ipynb", "wavelength.md", "relative.md"]
+LEARN = ["start-here.md", "formula.md", "walkthrough.md", "wavelength.md", "relative.md"]
 
 MAX_WORDS = 1100  # English words on a Learn page's main path (1500 asked for; 1081 at most: start here, 3 exercises)
 ZH_PER_WORD = 1.7  # Chinese characters per English word: 1.58–1.73 measured on the Learn pages (Han + Latin words)
-MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 7 reached
+MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 8 reached
 # The newcomer's reading model (issue 25, first read-through): prose at 200 words a minute, inline math read as
 # words; code at 10 lines a minute (non-blank, non-comment lines, expected output included); one minute per display
-# formula, figure and explorer, two for the clock figure; a third of a minute per printed notebook output. The model
-# keeps the main text under an hour; the home page promises "about an hour", since the second read-through, with
-# the notebook run and the complex view read twice, took 76 minutes by the reader's own judgement (58 by the model).
+# formula, figure and explorer, two for the clock figure. The model keeps the main text under an hour; the home page
+# promises "about an hour", since the second read-through, with the notebook run and the complex view read twice,
+# took 76 minutes by the reader's own judgement (58 by the model).
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
 MAX_MINUTES = 55  # 59.6 before the lighter pass (newcomers 14–16: 57–60 min), 49.9 after it, 52.0 with 17–18's items
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "小结"}
@@ -88,11 +87,7 @@ def _main_path(items: list[pages.Item]) -> tuple[list[str], int]:
 
 
 def main_path(path: Path, lang: str) -> tuple[int, int]:
-    """(words or Chinese characters, code blocks) on the main path of a page or notebook."""
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-        return count(text, lang), sum(c["cell_type"] == "code" for c in cells)
+    """(words or Chinese characters, code blocks) on the main path of a page."""
     page = pages.read(path)
     prose, blocks = _main_path(list(page.items))
     return count("\n".join(prose), lang), blocks
@@ -140,18 +135,7 @@ def _prose_minutes(text: str) -> float:
 
 
 def reading_minutes(path: Path) -> float:
-    """Minutes the newcomer's model gives the main path of an English Learn page or notebook."""
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-        text = re.sub(r"<details>.*?</details>", " ", text, flags=re.S)  # the solutions stay closed
-        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-        # a cell shows an output when it prints or ends with an expression (a name, or a name with a subscript)
-        last = [c.strip().splitlines()[-1] for c in code]
-        outputs = sum(
-            "print(" in c or bool(re.fullmatch(r"[\w.]+(\[[^\]]*\])?", e)) for c, e in zip(code, last, strict=True)
-        )
-        return _prose_minutes(text) + sum(map(_code_lines, code)) / LINES_PER_MINUTE + outputs / 3
+    """Minutes the newcomer's model gives the main path of an English Learn page."""
     prose, lines, figures = _reading(list(pages.read(path).items))
     return _prose_minutes("\n".join(prose)) + lines / LINES_PER_MINUTE + figures
 
@@ -177,7 +161,7 @@ def reading_order(path: Path, heading_id: str) -> list[str]:
     end = re.search(r"^#+ ", rest, flags=re.M)
     section = rest[: end.start()] if end else rest
     order: list[str] = []
-    for target in re.findall(r"\]\(([\w.-]+\.(?:md|ipynb))(?:#[^)]*)?\)", section):
+    for target in re.findall(r"\]\(([\w.-]+\.md)(?:#[^)]*)?\)", section):
         if target not in order:
             order.append(target)
     return order
@@ -196,11 +180,7 @@ def test_learn_page_main_path_within_budget(name: str, lang: str) -> None:
 
 
 def _h2(path: Path) -> tuple[list[str], str]:
-    """The level-2 headings of a page or notebook, and its text (a notebook's Markdown cells)."""
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-        return re.findall(r"^## (.*?)\s*$", text, flags=re.M), text
+    """The level-2 headings of a page, and its text."""
     page = pages.read(path)
     return [h.title for h in page.headings if h.level == 2], page.text
 

@@ -279,8 +279,6 @@ def test_built_chapters_link_their_notebook(site_dir: Path, site_base: str, lang
         assert not (root / "notebooks" / stem / "index.html").exists(), "a notebook was rendered as a page"
     for other in ("", "api/", "contributing/"):  # pages that are not chapters get no button
         assert not downloads(root / other / "index.html"), f"{lang}/{other}"
-    walkthrough = downloads(root / "walkthrough" / "index.html")  # the hand-written notebook keeps its own
-    assert [a["href"] for a in walkthrough] == ["walkthrough.ipynb"] and walkthrough[0]["title"] == title
     nbs = {p.name for p in (root / "notebooks").glob("*.ipynb")}
     assert nbs == {n.replace(".md", ".ipynb") for n in chapters}
 
@@ -492,7 +490,7 @@ def test_long_figure_calls_are_wrapped_and_valid_python() -> None:
 
 def test_links_without_site_url_become_text() -> None:
     page = (
-        "See [the formula](formula.md#the-definition), [above](#top), [walk](walkthrough.ipynb), "
+        "See [the formula](formula.md#the-definition), [above](#top), [walk](walkthrough.md), "
         "[PyTorch](https://pytorch.org/) and `[not](a.md)` and [`code` text](formula.md).\n"
     )
     ((_, text),) = cells(page)
@@ -501,7 +499,7 @@ def test_links_without_site_url_become_text() -> None:
 
 def test_links_with_site_url_become_absolute() -> None:
     page = (
-        "See [the formula](formula.md#the-definition), [above](#top), [walk](walkthrough.ipynb), "
+        "See [the formula](formula.md#the-definition), [above](#top), [walk](walkthrough.md), "
         "[home](index.md), [up](../x/other.md), [PyTorch](https://pytorch.org/), `[not](a.md)` "
         "and ![pic](img/a.png).\n"
     )
@@ -514,6 +512,22 @@ def test_links_with_site_url_become_absolute() -> None:
     )
     intro = notebooks.notebook("# T\n", "formula.md", PUBLIC).cells[0].source
     assert "[T](https://example.org/docs/formula/)" in intro
+
+
+def test_a_page_whose_code_needs_only_torch_says_pe_docs_is_optional() -> None:
+    """``pe_docs: optional`` in the front matter (the walkthrough) turns the first cell's install instructions into
+    an option; any other value, or the flag on a page with figures (pe_docs draws them), is refused."""
+    for site, words in ((EN, "It needs only PyTorch."), (ZH, "运行它只需要 PyTorch。")):
+        intro = notebooks.notebook("---\npe_docs: optional\n---\n# T\n", "t.md", site).cells[0].source
+        assert words in intro and 'pip install "pe-docs[plot] @ git+https://example.org/repo"' in intro
+        assert words not in notebooks.notebook("# T\n", "t.md", site).cells[0].source
+    with pytest.raises(ValueError, match="pe_docs: 'required'"):
+        notebooks.notebook("---\npe_docs: required\n---\n# T\n", "t.md", EN)
+    name = next(iter(figures.FIGURES))
+    with pytest.raises(ValueError, match="figures are drawn by pe_docs"):
+        notebooks.notebook(
+            f"---\npe_docs: optional\n---\n# T\n\n![a](figures/{name}.light.svg#only-light)\n", "t.md", EN
+        )
 
 
 def test_page_url_is_mkdocs_url(tmp_path: Path) -> None:

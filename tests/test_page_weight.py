@@ -4,8 +4,7 @@
 colour scheme, as a static host that gzips text sends it). Here: the measurement counts what a page really downloads,
 as it arrives (a synthetic page with a known size for each of its requests, text gzipped by the test server as by
 GitHub Pages), so a page that grows past the budget fails; figures are lazy, sized and named
-(``site_tools.finish.assets.figure_links``); the notebook page keeps only the stylesheet rules that can apply to it, in
-one cached file (``site_tools.finish.assets.notebook_styles``). Both are steps of the finishing pass, on a page's tree.
+(``site_tools.finish.assets.figure_links``, a step of the finishing pass, on a page's tree).
 """
 
 from __future__ import annotations
@@ -136,53 +135,6 @@ def test_svg_size_in_pixels(tmp_path: Path) -> None:
     _svg(tmp_path / "a.svg", 500, w=460.8, h=345.6)
     assert assets.svg_size(tmp_path / "a.svg") == (614, 461)
     assert assets.svg_size(tmp_path / "missing.svg") is None
-
-
-NOTEBOOK = """<html><body data-md-color-scheme="default"><style>
-.jupyter-wrapper{--v: 1}
-/* a comment */
-.jupyter-wrapper .jp-Cell{color:red}
-.jupyter-wrapper .jp-Toolbar{color:blue}
-.jupyter-wrapper .jp-Cell:hover,.jupyter-wrapper .lm-Menu{color:green}
-.jupyter-wrapper .jp-Cell::before{content:"}"}
-[data-md-color-scheme=slate] .jupyter-wrapper{--v: 2}
-.jupyter-wrapper .md-typeset__scrollwrap{margin:0}
-@media (max-width: 10px){.jupyter-wrapper .jp-Cell{color:pink}.jupyter-wrapper .jp-Dialog{color:gray}}
-@media print{.jupyter-wrapper .jp-Dialog{color:gray}}
-@font-face{font-family:X;src:url(x.woff2)}
-.jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-Prompt{opacity:.5}
-</style><div class="jupyter-wrapper"><div class="jp-Cell"><div class="jp-Prompt">In</div></div></div>
-<style>.other{color:red}</style></body></html>"""
-
-
-def test_notebook_styles_keep_the_rules_that_can_apply_in_one_cached_file(tmp_path: Path) -> None:
-    tree = dom.parse(NOTEBOOK)
-    assets.notebook_styles(tree, "walkthrough/", tmp_path)
-    out = dom.write(tree)
-    (css_file,) = (tmp_path / assets.STYLES_DIR).iterdir()
-    assert f'<link rel="stylesheet" href="../{assets.STYLES_DIR}/{css_file.name}">' in out
-    assert out.index('<div class="jupyter-wrapper">') > out.index("<link")  # where the <style> was
-    css = css_file.read_text(encoding="utf-8").strip()
-    assert css == (
-        ".jupyter-wrapper{--v: 1}"
-        ".jupyter-wrapper .jp-Cell{color:red}"
-        ".jupyter-wrapper .jp-Cell:hover,.jupyter-wrapper .lm-Menu{color:green}"  # :hover is the reader's action
-        '.jupyter-wrapper .jp-Cell::before{content:"}"}'
-        "[data-md-color-scheme=slate] .jupyter-wrapper{--v: 2}"  # Material sets the scheme in the browser
-        ".jupyter-wrapper .md-typeset__scrollwrap{margin:0}"  # and wraps tables
-        "@media (max-width: 10px){.jupyter-wrapper .jp-Cell{color:pink}}"
-        "@font-face{font-family:X;src:url(x.woff2)}"
-        ".jupyter-wrapper .jp-Cell:not(.jp-mod-active) .jp-Prompt{opacity:.5}"
-    )
-    assert "<style>.other{color:red}</style>" in out  # a stylesheet that is not mkdocs-jupyter's is left alone
-    # a second page (the other language's notebook, or the same at another depth) links the same file
-    again = dom.parse(NOTEBOOK)
-    assets.notebook_styles(again, "", tmp_path)
-    assert f'href="{assets.STYLES_DIR}/{css_file.name}"' in dom.write(again)
-    assert len(list(css_file.parent.iterdir())) == 1
-    plain = dom.parse("<p>no notebook</p>")
-    assets.notebook_styles(plain, "", tmp_path)
-    assert "<link" not in dom.write(plain)
 
 
 @pytest.mark.site

@@ -57,7 +57,7 @@ def _numbered(chapter: book.Chapter, title: str) -> str:
 def test_plan_follows_the_nav_with_its_sections() -> None:
     nav = [
         "index.md",
-        {"Learn": ["start-here.md", {"The formula": "formula.md"}, {"Deeper": ["walkthrough.ipynb"]}]},
+        {"Learn": ["start-here.md", {"The formula": "formula.md"}, {"Deeper": ["walkthrough.md"]}]},
         {"Reference": ["glossary.md", "api.md", "api-figures.md", {"Elsewhere": "https://example.org/"}]},
         {"Only the API": ["api.md"]},
         "contributing.md",
@@ -78,7 +78,7 @@ def test_plan_follows_the_nav_with_its_sections() -> None:
         ("Chapter", "start-here.md", 1, 1),
         ("Chapter", "formula.md", 1, 2),
         ("Part", "Deeper", 1, 0),
-        ("Chapter", "walkthrough.ipynb", 2, 3),
+        ("Chapter", "walkthrough.md", 2, 3),
         ("Part", "Reference", 0, 0),
         ("Chapter", "glossary.md", 1, 4),  # the API pages and the external link are left out
         ("Chapter", "contributing.md", 0, 5),  # and so is the section they leave empty

@@ -48,7 +48,7 @@ def test_an_added_or_removed_page_rebuilds_the_language(titles: dict[str, str | 
     removed = dict(before)
     del removed["docs/en/index.md"]
     assert preview.plan(before, removed, titles) == ({"en": False}, False)
-    assert preview.plan(before, dict(before, **{"docs/zh/walkthrough.ipynb": (1, 1)}), titles) == ({"zh": False}, False)
+    assert preview.plan(before, dict(before, **{"docs/zh/walkthrough.md": (1, 1)}), titles) == ({"zh": False}, False)
 
 
 @pytest.mark.parametrize(

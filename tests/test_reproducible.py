@@ -1,13 +1,13 @@
 """Two builds of the same commit are byte-identical, apart from dates.
 
 The first is the test run's own build (``built_site``, conftest.py: ``build.build()``, the build of ``make site``,
-from this checkout with its cache — cold in a fresh clone, as in CI). The second runs
-``python -m site_tools.build`` (the recipe of ``make site``) for the same address in a scratch copy of the
-repository (no git history) with its own empty cache (``PE_DOCS_CACHE``), so it draws every figure, executes every
-notebook page and generates every chapter's notebook (``notebooks/<page>.ipynb``, ``site_tools.build.notebooks``) in
-processes of its own: nothing is shared with the first but the sources. Every file of both sites is compared; gzip
-files by their content (their header holds the time they were written); the only differences allowed are dates.
-So a build is reproducible, and a build from the cache is the build from scratch.
+from this checkout with its cache — cold in a fresh clone, as in CI). The second runs ``python -m site_tools.build``
+(the recipe of ``make site``) for the same address in a scratch copy of the repository (no git history) with its own
+empty cache (``PE_DOCS_CACHE``), so it draws every figure and generates every chapter's notebook
+(``notebooks/<page>.ipynb``, ``site_tools.build.notebooks``) in processes of its own: nothing is shared with the
+first but the sources. Every file of both sites is compared; gzip files by their content (their header holds the
+time they were written); the only differences allowed are dates. So a build is reproducible, and a build from the
+cache is the build from scratch.
 """
 
 from __future__ import annotations

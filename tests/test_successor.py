@@ -14,7 +14,7 @@ from site_tools.build import successor
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_mkdocs_passes_every_check(site_dir: Path, lang: str) -> None:
     checks = successor.inspect(site_dir if lang == "en" else site_dir / lang, lang, finish_it=False)
-    assert len(checks) >= 10
+    assert len(checks) >= 9  # the ten of before, less "mkdocs-jupyter: notebook page executed"
     assert [c.name for c in checks if not c.ok] == [], [(c.name, c.note) for c in checks]
 
 

@@ -1,11 +1,13 @@
-"""The hand-written walkthrough notebook runs with nothing but torch installed.
+"""The walkthrough's notebook runs with nothing but torch installed.
 
-A reader who downloads ``walkthrough.ipynb`` alone must be able to run it to the end: its last check compares
-the table with ``pe_docs`` when the package is importable and otherwise with the formula written out entry by
-entry. Both languages' notebooks are executed twice on fresh kernels in empty folders: once where ``pe_docs``
-is importable (as an installed package), and once in a kernel whose path holds this environment's installed
-packages but not ``pe_docs`` — Python started with ``-S`` skips the ``.pth`` files, among them the one of the
-editable install, and the site-packages folder is put on ``PYTHONPATH`` as a plain folder.
+A reader who downloads the walkthrough's notebook (``notebooks/walkthrough.ipynb``, generated from ``walkthrough.md``
+by ``site_tools.build.notebooks``, as every chapter's is) alone must be able to run it to the end: its last check
+compares the table with ``pe_docs`` when the package is importable and otherwise with the formula written out entry
+by entry, and its first cell says that ``pe_docs`` is optional (the page's front matter: ``pe_docs: optional``).
+Both languages' notebooks are executed twice on fresh kernels in empty folders: once where ``pe_docs`` is
+importable (as an installed package), and once in a kernel whose path holds this environment's installed packages
+but not ``pe_docs`` — Python started with ``-S`` skips the ``.pth`` files, among them the one of the editable
+install, and the site-packages folder is put on ``PYTHONPATH`` as a plain folder.
 """
 
 from __future__ import annotations
@@ -14,20 +16,32 @@ import json
 import os
 import site
 import sys
+import traceback
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from site_tools import ROOT
+from site_tools import ROOT, layout, pages
+from site_tools.build import notebooks
 
-NOTEBOOKS = [ROOT / "docs" / lang / "walkthrough.ipynb" for lang in ("en", "zh")]
+PAGES = [layout.DOCS / lang / "walkthrough.md" for lang in ("en", "zh")]
 
 _PROBE = """\
 import importlib.util as _util, json as _json, sys as _sys
 print(_json.dumps({"pe_docs": _util.find_spec("pe_docs") is not None, "torch": _util.find_spec("torch") is not None,
                    "flags": [_sys.flags.no_site]}))
 """
+
+
+def generated(path: Path) -> nbformat.NotebookNode:
+    """The notebook the site serves for the page at ``path`` (``docs/<lang>/walkthrough.md``)."""
+    text = notebooks.notebook_text(path.read_text(encoding="utf-8"), path.name, notebooks.site_of(path.parent.name))
+    return nbformat.reads(text, as_version=4)
+
+
+def code_cells(path: Path) -> list[str]:
+    return [c.source for c in generated(path).cells if c.cell_type == "code"]
 
 
 def _site_packages() -> str:
@@ -40,12 +54,12 @@ def _site_packages() -> str:
 
 
 def _run(path: Path, tmp_path: Path, *, with_pe_docs: bool) -> tuple[nbformat.NotebookNode, dict]:
-    """Execute a copy of the notebook, plus a last cell reporting what the kernel could import."""
+    """Execute the page's notebook, plus a last cell reporting what the kernel could import."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
+    nb = generated(path)
     nb.cells.append(nbformat.v4.new_code_cell(_PROBE, id="probe"))
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME"}}
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -76,7 +90,7 @@ def _printed(nb: nbformat.NotebookNode) -> str:
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
 def test_walkthrough_finishes_with_torch_alone(path: Path, tmp_path: Path) -> None:
     nb, probe = _run(path, tmp_path, with_pe_docs=False)
     assert probe == {"pe_docs": False, "torch": True, "flags": [1]}, probe
@@ -84,30 +98,39 @@ def test_walkthrough_finishes_with_torch_alone(path: Path, tmp_path: Path) -> No
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
 def test_walkthrough_compares_with_pe_docs_when_installed(path: Path, tmp_path: Path) -> None:
     nb, probe = _run(path, tmp_path, with_pe_docs=True)
     assert probe["pe_docs"] and probe["torch"], probe
     assert "matches pe_docs.sinusoidal_table" in _printed(nb)
 
 
-def test_only_the_last_check_imports_pe_docs() -> None:
-    """Everything before the final check runs without pe_docs, and the fallback catches only its absence."""
-    for path in NOTEBOOKS:
-        code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
-        assert all("pe_docs" not in source for source in code[:-1]), path
-        assert "except ModuleNotFoundError as err:" in code[-1] and 'if err.name != "pe_docs":' in code[-1]
-        assert "pip install" not in "".join(c.source for c in nbformat.read(path, as_version=4).cells), path
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
+def test_only_the_last_check_imports_pe_docs(path: Path) -> None:
+    """Everything before the final check runs without pe_docs, and the fallback catches only its absence; no code
+    cell installs anything, and the first cell says that pe_docs is optional (the page's ``pe_docs: optional``)."""
+    nb = generated(path)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert all("pe_docs" not in source for source in code[:-1]), path
+    assert "except ModuleNotFoundError as err:" in code[-1] and 'if err.name != "pe_docs":' in code[-1]
+    assert "pip install" not in "".join(code), path
+    lang = path.parent.name
+    assert pages.read(path).meta["pe_docs"] == "optional"
+    intro = notebooks.intro(notebooks.site_of(lang), path.name, pages.read(path).title or "", False, optional=True)
+    assert nb.cells[0].source == intro and nb.cells[0].metadata["pe_docs"] == {"intro": True}
+    assert {"en": "It needs only PyTorch.", "zh": "运行它只需要 PyTorch。"}[lang] in intro
 
 
-def _cells_until_error(cells: list[str]) -> tuple[int, BaseException | None]:
+def _cells_until_error(
+    cells: list[str], namespace: dict[str, object] | None = None
+) -> tuple[int, BaseException | None]:
     """Run code cells in one namespace, as a kernel would; the index of the cell that raised, and its error.
 
-    The cells set torch's print options for the whole process: they are put back to torch's defaults after, as a
-    fresh process has them (doctests in the same worker print tensors)."""
+    The cells may set torch's print options for the whole process: they are put back to torch's defaults after, as
+    a fresh process has them (doctests in the same worker print tensors)."""
     import torch
 
-    namespace: dict[str, object] = {}
+    namespace = {} if namespace is None else namespace
     try:
         for index, source in enumerate(cells):
             try:
@@ -119,15 +142,21 @@ def _cells_until_error(cells: list[str]) -> tuple[int, BaseException | None]:
         torch.set_printoptions(profile="default", sci_mode=None)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.parent.name)
+def _failing_line(err: BaseException, source: str) -> str:
+    """The line of a cell's ``source`` where ``err`` was raised."""
+    (frame,) = [f for f in traceback.extract_tb(err.__traceback__) if f.filename.startswith("<cell ")][-1:]
+    return source.splitlines()[(frame.lineno or 1) - 1]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
 def test_exercise_1_forget_the_column(path: Path) -> None:
-    """Exercise 1's story: without ``.unsqueeze(1)``, ``pos * w`` raises nothing, step 4's ``phase[:, :4]`` raises
-    IndexError; printing ``phase`` whole, only step 6's check fails (every row the same); with ``max_len`` other
-    than ``d_model / 2`` the product itself raises."""
-    code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    """Exercise 1's story: without ``.unsqueeze(1)``, ``pos * w`` raises nothing, step 4's ``phase[3, 1]`` raises
+    IndexError; without that look-up, only step 6's check fails (every row the same); with ``max_len`` other than
+    ``d_model / 2`` the product itself raises."""
+    code = code_cells(path)
     step1 = next(i for i, s in enumerate(code) if ".unsqueeze(1)" in s)
     step4 = next(i for i, s in enumerate(code) if "phase = pos * w" in s)
-    assert "phase[:, :4]" in code[step4]
+    assert "phase[3, 1]" in code[step4]
     code[step1] = code[step1].replace(".unsqueeze(1)", "")
     at, err = _cells_until_error(code)
     assert (at, type(err)) == (step4, IndexError), (at, err)
@@ -139,3 +168,30 @@ def test_exercise_1_forget_the_column(path: Path) -> None:
     other[first] = code[first].replace("max_len, d_model = 8, 16", "max_len, d_model = 10, 16")
     at, err = _cells_until_error(other)
     assert (at, type(err)) == (step4, RuntimeError), (at, err)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
+def test_exercise_2_plant_the_common_mistake(path: Path) -> None:
+    """Exercise 2's story: a doubled exponent in step 3 is caught at once by step 3's second assert (the last
+    frequency becomes the square of 10000^(-14/16)); without that assert, the values stay in [-1, 1] and every pair
+    on the unit circle, and only step 6's comparison with the reference fails."""
+    import torch
+
+    code = code_cells(path)
+    step3 = next(i for i, s in enumerate(code) if "w = 10000.0 ** (-two_i / d_model)" in s)
+    planted = list(code)
+    planted[step3] = code[step3].replace("-two_i / d_model", "-2 * two_i / d_model")
+    at, err = _cells_until_error(planted)
+    assert (at, type(err)) == (step3, AssertionError), (at, err)
+    assert err is not None and "10000.0 ** (-14 / 16)" in _failing_line(err, planted[step3])
+    namespace: dict[str, object] = {}
+    planted[step3] = "\n".join(line for line in planted[step3].splitlines() if "10000.0 ** (-14 / 16)" not in line)
+    at, err = _cells_until_error(planted[:-1], namespace)
+    assert (at, err) == (len(code) - 1, None), (at, err)
+    pe = namespace["pe"]
+    assert isinstance(pe, torch.Tensor) and pe.abs().max().item() <= 1
+    pair_length = pe[:, 0::2] ** 2 + pe[:, 1::2] ** 2
+    assert torch.allclose(pair_length, torch.ones_like(pair_length))
+    at, err = _cells_until_error(planted)
+    assert (at, type(err)) == (len(code) - 1, AssertionError), (at, err)
+    assert err is not None and "torch.allclose(pe, reference" in _failing_line(err, planted[-1])

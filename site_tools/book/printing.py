@@ -34,7 +34,6 @@ BUDGET_PAGES = 300
 BUDGET_BYTES = 12_000_000
 # A code block up to this much too wide is scaled down to fit; a wider one wraps its lines.
 MIN_CODE_ZOOM = 0.8
-MIN_OUTPUT_ZOOM = 0.7  # a notebook's output (8 pt, book.css): 5.6 pt at the least
 
 log = logging.getLogger("pe-docs.book")
 
@@ -46,17 +45,15 @@ _FIT = """
   // Reads and writes are batched: each read after a write lays the whole book out again.
   const column = document.querySelector(".pe-book").getBoundingClientRect();
   let scaled = 0, wrapped = 0;
-  // Code and notebook output: a block whose longest line is a little too wide is scaled down (to MIN_CODE_ZOOM at
-  // most; MIN_OUTPUT_ZOOM for a notebook's printed tensors, whose rows wrapped mid-number are unreadable), one that
-  // is much too wide wraps its lines (book.css: pre-wrap).
+  // Code and printed output: a block whose longest line is a little too wide is scaled down (to MIN_CODE_ZOOM at
+  // most), one that is much too wide wraps its lines (book.css: pre-wrap).
   const blocks = [...document.querySelectorAll(".pe-book pre")];
   const unwrap = (el, value) => [el, ...el.querySelectorAll("code")].forEach(e => { e.style.whiteSpace = value; });
   blocks.forEach(el => unwrap(el, "pre"));
   const ratios = blocks.map(el => el.clientWidth / el.scrollWidth);
   blocks.forEach((el, i) => {
     if (ratios[i] >= 1) return;
-    const least = el.closest(".jp-OutputArea-output") ? MIN_OUTPUT_ZOOM : MIN_CODE_ZOOM;
-    if (ratios[i] >= least) { el.style.zoom = String(ratios[i]); scaled++; return; }
+    if (ratios[i] >= MIN_CODE_ZOOM) { el.style.zoom = String(ratios[i]); scaled++; return; }
     unwrap(el, "");
     wrapped++;
   });
@@ -140,7 +137,7 @@ def print_book(book: Assembled, site_dir: Path, out: Path) -> Printed:
             page.goto(book_url, wait_until="load", timeout=300_000)
             page.evaluate("document.fonts.ready.then(() => true)")
             log.debug("%s: loaded in %.1f s", book.lang, time.perf_counter() - start)
-            fit = _FIT.replace("MIN_CODE_ZOOM", str(MIN_CODE_ZOOM)).replace("MIN_OUTPUT_ZOOM", str(MIN_OUTPUT_ZOOM))
+            fit = _FIT.replace("MIN_CODE_ZOOM", str(MIN_CODE_ZOOM))
             fitted = page.evaluate(fit)
             if failures:
                 raise BookError(f"{book.lang}: requests the built site cannot answer: {sorted(set(failures))[:10]}")

@@ -1,6 +1,6 @@
 """The engine: the one module of the build that calls MkDocs (``hooks.py`` is the other that imports it: MkDocs calls
-it), and the list of the places the site depends on MkDocs 1.6, Material for MkDocs 9.8 or mkdocs-jupyter 0.26
-beyond their documented options — their Python, their templates, their markup and scripts — each with the test
+it), and the list of the places the site depends on MkDocs 1.6 or Material for MkDocs 9.8 beyond their
+documented options — their Python, their templates, their markup and scripts — each with the test
 that fails when an upgrade breaks it.
 
 The rest of the tooling is plain Python on plain data: ``site_tools.build.site`` and ``site_tools.build.preview``
@@ -19,34 +19,31 @@ Touch points (where an upgrade can break the site; the test that notices):
    ``tests/test_notebooks.py`` (``site_of`` is what ``Site.from_config`` gives),
    ``tests/test_engine.py::test_raw_config_is_the_loaded_config``.
 2. **Builds.** :func:`build` (``mkdocs.commands.build.build``, strict mode's ``Abort``, ``dirty=True``), the staging
-   folder as ``site_dir``. — ``tests/test_build_guards.py`` (a broken link or anchor aborts ``make site``, a failed
-   notebook cell fails it), ``tests/test_site_build.py``.
+   folder as ``site_dir``. — ``tests/test_build_guards.py`` (a broken link or anchor aborts ``make site``),
+   ``tests/test_site_build.py``.
 3. **Where a page is written.** ``layout.page_file`` and ``layout.page_url`` mirror MkDocs' ``File.dest_uri`` and
    ``Page.url`` (``use_directory_urls``). — ``tests/test_engine.py::test_page_paths_are_mkdocs_own``.
 4. **The preview's page rebuild** (:func:`build` with ``dirty=True``): MkDocs renders only the pages whose source
    is newer than their output; Material's search plugin keeps the other pages' entries in the index when told, with
    the plugin event ``on_startup(command="serve", dirty=True)`` that ``mkdocs serve --dirty`` sends
-   (:func:`serve_dirty`: its plugin objects are kept across config loads in one process, MkDocs' plugin cache);
-   mkdocs-jupyter's documented ``cache`` option, off, keeps it from evicting the cached notebook run, which such a build
-   does not use. Material's index keeps the other pages by URL prefix, which the home page's URL ("") is of every
-   page: the preview rebuilds a language in full when its home page changes. — ``tests/test_serve.py`` (the edited
-   page alone is written, the search index keeps every page and gets the new text, the cached notebook stays),
-   ``tests/test_preview.py``.
+   (:func:`serve_dirty`: its plugin objects are kept across config loads in one process, MkDocs' plugin cache).
+   Material's index keeps the other pages by URL prefix, which the home page's URL ("") is of every page: the
+   preview rebuilds a language in full when its home page changes. — ``tests/test_serve.py`` (the edited page alone
+   is written, the search index keeps every page and gets the new text), ``tests/test_preview.py``.
 5. **The live-reload server.** :func:`live_reload_server` (``mkdocs.livereload.LiveReloadServer``, its ``builder``,
    ``watch``, ``serve``, ``shutdown``, ``url``). — ``tests/test_serve.py``, ``tests/test_build_guards.py::
    test_serve_builds_without_strict``.
-6. **Hooks** (``site_tools/build/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (mkdocs-jupyter's ``cache_dir``
-   option; ``extra.alternate``), ``on_files`` (``File.generated`` for the figures, KaTeX's files and the chapter
+6. **Hooks** (``site_tools/build/hooks.py``, ``hooks:`` in mkdocs.yml): ``on_config`` (``extra.alternate``),
+   ``on_files`` (``File.generated`` for the figures, KaTeX's files and the chapter
    notebooks; ``Files.documentation_pages``, ``File.content_string``), ``on_pre_page`` (``page.notebook_url`` for the
    template), ``on_page_markdown`` (mkdocs-glightbox's documented ``glightbox: false`` page option), ``on_env``
-   (Jinja's bytecode cache on the theme's environment). —
-   ``tests/test_build_guards.py::test_notebook_cache_is_keyed_by_the_library``, ``tests/test_site_build.py``
+   (Jinja's bytecode cache on the theme's environment). — ``tests/test_site_build.py``
    (figures per language, notebooks, KaTeX's files), ``tests/test_page_weight.py::
    test_only_pages_with_figures_load_the_lightbox``, ``tests/test_reproducible.py``.
 7. **Templates** (``overrides/``): ``main.html`` extends Material's ``base.html`` and overrides its blocks
-   ``content`` (the notebook download button: ``page.nb_url`` from mkdocs-jupyter, ``page.notebook_url`` from the
-   hook), ``styles`` and ``scripts`` (the explorer), ``header`` (calls Material's ``__md_get``); nothing in it
-   changes Material's head, scripts or requests. ``404.html`` extends ``main.html``. ``partials/alternate.html`` is
+   ``content`` (the notebook download button: ``page.notebook_url`` from the hook), ``styles`` and ``scripts``
+   (the explorer), ``header`` (calls Material's ``__md_get``); nothing in it changes Material's head, scripts or
+   requests. ``404.html`` extends ``main.html``. ``partials/alternate.html`` is
    Material's language selector with one line changed, because Material's own does not keep the reader's page
    wherever the site is read (Material 9.8.1's bundle; integrations/alternate and integrations/sitemap in its
    sources): its links go to each language's home, and on a click its script looks the current address up in the
@@ -64,13 +61,12 @@ Touch points (where an upgrade can break the site; the test that notices):
 8. **What the finishing pass and the book know of the engine's HTML** (``site_tools.finish``, ``site_tools.book``,
    both reading with ``site_tools.dom``): a page's content is Material's ``article.md-content__inner`` (else
    ``<body>``), its "Last update" box (``aside.md-source-file``) stays last; the book also drops Material's buttons
-   (``.md-content__button``) and flattens its content tabs (``.tabbed-set``); mkdocs-jupyter's stylesheets are the
-   ``<style>`` elements holding ``.jupyter-wrapper``; mkdocs-glightbox wraps an image in ``a.glightbox``; Material's
-   head links each language's home (its alternate links), where its script finds a ``sitemap.xml``; the engine
-   writes a ``sitemap.xml`` (and ``sitemap.xml.gz``) per language, where each page's twins are named. —
+   (``.md-content__button``) and flattens its content tabs (``.tabbed-set``); mkdocs-glightbox wraps an image in
+   ``a.glightbox``; Material's head links each language's home (its alternate links), where its script finds a
+   ``sitemap.xml``; the engine writes a ``sitemap.xml`` (and ``sitemap.xml.gz``) per language, where each page's
+   twins are named. —
    ``tests/test_finish.py`` (each step, a Material page and a Python-Markdown page), ``tests/test_site_build.py::
-   test_sitemap_lists_every_page_at_its_public_address_with_its_twins``,
-   ``tests/test_site_build.py::test_notebook_theme_css_is_one_cached_file``, ``tests/test_page_weight.py``,
+   test_sitemap_lists_every_page_at_its_public_address_with_its_twins``, ``tests/test_page_weight.py``,
    ``tests/test_pdf.py``, ``tests/test_engine.py::test_the_finishing_pass_knows_material_s_page``.
 9. **Search.** Material's search plugin indexes each rendered page and cuts its Chinese into words with jieba
    (``jieba_dict_user``). No Markdown extension of ours runs: the Chinese sources break a line only where a space
@@ -82,9 +78,8 @@ Touch points (where an upgrade can break the site; the test that notices):
     is Material's footer partial with the licence line and the book's link (``tests/test_licensing.py``,
     ``tests/test_engine.py::test_the_footer_is_material_s_but_for_the_book_link``); ``scrollers.js`` waits for
     Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard
-    (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass gives the
-    notebook's copy buttons the words of Material's translations in ``script#__config`` (``clipboard.copy``,
-    ``clipboard.copied``) and leaves ``md-search`` and ``md-header`` untypeset, the measure of stray spaces skips
+    (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass leaves
+    ``md-search`` and ``md-header`` untypeset, the measure of stray spaces skips
     ``headerlink`` (``tests/test_finish.py``, ``tests/test_chinese_built.py``), and the book prints
     ``data-md-color-scheme`` light (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables
     (``--md-default-fg-color``), whose contrast the axe-core runs of ``tests/test_browser.py`` check in both schemes.
@@ -161,16 +156,13 @@ def build(config: MkDocsConfig, *, dirty: bool = False) -> None:
     """Run MkDocs on a loaded config, into ``config.site_dir``.
 
     ``dirty``: render only the pages whose source is newer than their output (the preview, after
-    :func:`serve_dirty`); mkdocs-jupyter then keeps its cached notebook runs (its ``cache`` option off: such a build
-    renders no notebook page, and the plugin would evict every run the build did not use).
+    :func:`serve_dirty`).
 
     Raises:
-        mkdocs.exceptions.Abort: a strict build found a warning (a broken link or anchor, a failed notebook, …).
+        mkdocs.exceptions.Abort: a strict build found a warning (a broken link or anchor, …).
     """
     from mkdocs.commands.build import build as mkdocs_build
 
-    if dirty and (jupyter := config.plugins.get("mkdocs-jupyter")) is not None:
-        jupyter.config["cache"] = False
     mkdocs_build(config, dirty=dirty)
 
 

@@ -1,11 +1,9 @@
 """MkDocs hooks (listed under ``hooks:`` in mkdocs.yml): only what must happen before the engine renders a page.
 
 The HTML is finished after the engine has written it (``site_tools.finish``: math, Chinese text, versions, head
-links, figures, the notebook page's styles), by ``make site`` and the preview, not here.
+links, figures), by ``make site`` and the preview, not here.
 
-- ``on_config``: key mkdocs-jupyter's execution cache by the ``pe_docs`` sources, so a notebook is re-executed
-  whenever the library it imports changes (its own cache key only looks at the notebook file); give each
-  ``extra.alternate`` its absolute address (the 404 page links both homes).
+- ``on_config``: give each ``extra.alternate`` its absolute address (the 404 page links both homes).
 - ``on_files``: add the build-time figures for this language, KaTeX's stylesheet and fonts, and every chapter's
   notebook (``site_tools.build.notebooks``), generated from the page as ``notebooks/<page>.ipynb``.
 - ``on_pre_page``: give a chapter page the URL of its notebook (``page.notebook_url``), for the download button
@@ -37,10 +35,6 @@ from site_tools.finish import assets  # noqa: E402
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["alternate"] = layout.alternate_links(config.site_url, config.extra.get("alternate") or [])
-    if (jupyter := config.plugins.get("mkdocs-jupyter")) is not None:
-        digest = figures.source_digest()[:16]
-        lang = config.theme["language"]  # one folder per language: the plugin evicts entries a build did not use
-        jupyter.config["cache_dir"] = str(cache.folder("mkdocs-jupyter") / lang / digest)
     return config
 
 
@@ -48,8 +42,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     lang = config.theme["language"]
     for uri, path in {**figures.ensure_figures(lang), **assets.katex_files()}.items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
-    # In-memory files (no abs_src_path): mkdocs-jupyter's on_files, which turns *.ipynb files into pages, leaves
-    # them as they are whatever the order of the two on_files (this hook runs after the plugins).
     sources = {f.src_uri: f.content_string for f in files.documentation_pages() if f.src_uri.endswith(".md")}
     chapters = {uri: text for uri, text in sources.items() if pages.parse(text).chapter}
     if chapters:  # a site without chapters needs no extra.repository
@@ -60,13 +52,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_pre_page(page: Page, config: MkDocsConfig, files: Files) -> Page:
     notebook = files.get_file_from_path(notebooks.notebook_uri(page.file.src_uri))
-    if notebook is not None and page.file.src_uri.endswith(".md"):
+    if notebook is not None:
         page.notebook_url = notebook.url  # type: ignore[attr-defined]  # site-relative; the template applies `url`
     return page
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if not assets.needs_lightbox(page.file.content_string, page.file.src_uri):  # the source, as on_files read it
+    if not assets.needs_lightbox(page.file.content_string):  # the source, as on_files read it
         page.meta["glightbox"] = False
     return markdown
 

@@ -5,7 +5,9 @@ A *chapter* is a Markdown page with at least one python block whose front matter
 language, holds:
 
 1. a Markdown cell saying where the notebook comes from and how to install ``pe_docs`` (from the repository
-   named by ``extra.repository`` in mkdocs.yml);
+   named by ``extra.repository`` in mkdocs.yml); a page whose code runs with PyTorch alone says so in its front
+   matter, ``pe_docs: optional`` (the walkthrough: its last check falls back to the formula), and its first cell
+   then calls ``pe_docs`` optional (``tests/test_walkthrough.py`` runs that notebook without it);
 2. the page, in order, as ``site_tools.pages`` reads it: its prose as Markdown cells and every python block that
    the tests run as a code cell, also the blocks inside admonitions, collapsible blocks and content tabs. A block
    continued with ``<!--pytest-codeblocks:cont-->`` is simply the next cell (a notebook has one namespace).
@@ -37,10 +39,8 @@ made, and linking the site's SVG would need the network and ``site_url``. The pr
 extra) and, for Chinese labels, a CJK font, which the Chinese first cell names.
 
 Why ``notebooks/<page>.ipynb``: one folder per language site, a URL that does not depend on
-``use_directory_urls``, a downloaded file named after its chapter, and no clash with mkdocs-jupyter's copy of a
-hand-written notebook next to its page (``walkthrough/walkthrough.ipynb``). The hook adds the files from memory
-(``File.generated(content=…)``): mkdocs-jupyter turns only files with a source path into pages, so these stay
-plain downloads whatever the order of the ``on_files`` events.
+``use_directory_urls``, and a downloaded file named after its chapter. The hook adds the files from memory
+(``File.generated(content=…)``).
 
 The output is deterministic (numbered cell ids, sorted keys): two builds of one commit give identical files.
 """
@@ -79,6 +79,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "or from a cell of this notebook: `%pip install {install_arg}`. Then run the cells from top to bottom; "
             "nothing else from the repository is needed."
         ),
+        "optional": (
+            "This notebook is generated from {chapter} of {site}: the page's text, and its code unchanged.\n\n"
+            "It needs only PyTorch. The `pe_docs` package, from [the project's repository]({repository}), is "
+            "optional: where the code finds it, it also compares its results with it. To have it, install it into "
+            "the environment of this notebook's kernel, from a terminal:\n\n"
+            "```bash\n{install}\n```\n\n"
+            "or from a cell of this notebook: `%pip install {install_arg}`. Run the cells from top to bottom; "
+            "nothing else from the repository is needed."
+        ),
         "chapter_link": "the chapter [{title}]({url})",
         "chapter_text": "the chapter “{title}”",
         "site": "*{name}*",
@@ -96,6 +105,16 @@ TEXTS: dict[str, dict[str, str]] = {
             "```bash\n{install}\n```\n\n"
             "也可以在 Notebook 的单元格里运行 `%pip install {install_arg}`。装好后从上到下依次运行各单元格即可，"
             "不需要仓库里的其他文件。{cjk_font}"
+        ),
+        "optional": (
+            "本 Notebook 由{site}的{chapter}生成：文字取自页面，代码与页面完全相同。"
+            "代码打印出的文字是英文：中英文页面的代码除注释外逐字相同，输出也就相同。\n\n"
+            "运行它只需要 PyTorch。`pe_docs` 包（在[项目仓库]({repository})里）可装可不装："
+            "装了，代码还会把结果与它比对。"
+            "要装的话，请把它装进这个 Notebook 的内核所用的环境，可以在终端里运行：\n\n"
+            "```bash\n{install}\n```\n\n"
+            "也可以在 Notebook 的单元格里运行 `%pip install {install_arg}`。从上到下依次运行各单元格即可，"
+            "不需要仓库里的其他文件。"
         ),
         "chapter_link": "[“{title}”]({url})一页",
         "chapter_text": "“{title}”一页",
@@ -169,8 +188,7 @@ class Site:
         )
 
     def page_url(self, src_uri: str) -> str | None:
-        """The absolute URL of a page (``formula.md``, ``walkthrough.ipynb``), as MkDocs builds it; ``None``
-        without ``site_url``."""
+        """The absolute URL of a page (``formula.md``), as MkDocs builds it; ``None`` without ``site_url``."""
         if not self.site_url:
             return None
         return urljoin(self.site_url.rstrip("/") + "/", layout.page_url(src_uri, self.use_directory_urls))
@@ -184,7 +202,7 @@ class Site:
         path, _, anchor = target.partition("#")  # no path: an anchor of this page
         uri = posixpath.normpath(posixpath.join(posixpath.dirname(src_uri), path)) if path else src_uri
         # a page, else a file of the site (an image, a download)
-        url = self.page_url(uri) if uri.endswith((".md", ".ipynb")) else urljoin(self.site_url.rstrip("/") + "/", uri)
+        url = self.page_url(uri) if uri.endswith(".md") else urljoin(self.site_url.rstrip("/") + "/", uri)
         return f"{url}#{anchor}" if anchor and url else url
 
 
@@ -378,13 +396,14 @@ def _html_inline(text: str) -> str:
     return re.sub(r"(`+)(.+?)\1", lambda m: f"<code>{m.group(2).strip()}</code>", html.escape(text, quote=False))
 
 
-def intro(site: Site, src_uri: str, title: str, has_figures: bool) -> str:
-    """The first cell: what the notebook is and how to install ``pe_docs``."""
+def intro(site: Site, src_uri: str, title: str, has_figures: bool, *, optional: bool = False) -> str:
+    """The first cell: what the notebook is and how to install ``pe_docs`` (``optional``: that it needs only
+    PyTorch, and how to install ``pe_docs`` all the same)."""
     texts = TEXTS[site.lang]
     url = site.page_url(src_uri)
     chapter = texts["chapter_link"].format(title=title, url=url) if url else texts["chapter_text"].format(title=title)
     install_arg = f'"{PACKAGE} @ git+{site.repository}"'
-    return texts["intro"].format(
+    return texts["optional" if optional else "intro"].format(
         chapter=chapter,
         site=texts["site"].format(name=site.name),
         figures=texts["figures"] if has_figures else "",
@@ -399,15 +418,20 @@ def notebook(markdown: str, src_uri: str, site: Site) -> nbformat.NotebookNode:
     """The notebook of one page (its Markdown source, its path relative to the docs folder).
 
     Raises:
-        ValueError: the page shows a figure that is not registered in ``site_tools.build.figures``.
+        ValueError: the page shows a figure that is not registered in ``site_tools.build.figures``; its front
+            matter's ``pe_docs`` is not ``optional``, or is on a page with figures (drawn by ``pe_docs``).
     """
     page = pages.parse(markdown)
     shown = [item.name for item in walk(list(page.items)) if isinstance(item, Figure)]
     if unknown := [name for name in shown if name not in FIGURES]:
         raise ValueError(f"figure {unknown[0]!r} is not registered in site_tools/build/figures.py")
+    optional = "pe_docs" in page.meta
+    if optional and (page.meta["pe_docs"] != "optional" or shown):
+        why = "its figures are drawn by pe_docs" if shown else "the one value it takes is optional"
+        raise ValueError(f"{src_uri}: front matter pe_docs: {page.meta['pe_docs']!r}: {why}")
     writer = _Writer(site, src_uri)
     title = page.title or posixpath.splitext(posixpath.basename(src_uri))[0]
-    writer.markdown = intro(site, src_uri, title, bool(shown)).split("\n")
+    writer.markdown = intro(site, src_uri, title, bool(shown), optional=optional).split("\n")
     writer.flush(intro=True)
     writer.write(list(page.items))
     writer.flush()

@@ -9,7 +9,7 @@ The public address is set once, as ``site_url`` in ``mkdocs.yml``; ``SITE_URL=ht
 (``site_tools.layout.language_url``).
 
 The languages are built in parallel, one process each (the machine has 2 cores; each build draws its figures,
-generates its chapter notebooks and executes its notebook pages), each into a staging folder next to its
+generates its chapter notebooks), each into a staging folder next to its
 destination; when every language has succeeded they are moved into place. A language's build therefore never
 deletes another's output (MkDocs cleans its ``site_dir``, and the English ``site_dir`` holds ``zh/``), and a
 failed build leaves the previous site as it was.

@@ -3,8 +3,8 @@
 ``python -m site_tools.build.successor [--engine zensical] [--engine properdocs] [--out report.md]`` builds both
 languages with each engine installed (their newest releases, in ``.github/workflows/successor.yml``, every week), each
 in a copy of the repository of its own, then checks the output (:func:`inspect`) for what the site needs: every page,
-the hooks' generated files (figures, chapter notebooks), the plugins (mkdocs-jupyter's executed notebook page,
-mkdocstrings' API pages, GLightbox, the "Last update" date), one site per language, a search index with Chinese cut
+the hooks' generated files (figures, chapter notebooks), the plugins (mkdocstrings' API pages, GLightbox, the
+"Last update" date), one site per language, a search index with Chinese cut
 into words, and whether the finishing pass (``site_tools.finish``) runs on its HTML. It writes a Markdown report
 (also to ``$GITHUB_STEP_SUMMARY`` when set) and exits 0 whatever the engines did: the report is the result, so the
 decision to move is taken on evidence. The same checks on the site MkDocs builds are the control
@@ -76,16 +76,15 @@ def inspect(site: Path, lang: str, docs_dir: Path | None = None, *, finish_it: b
     docs_dir = layout.DOCS / lang if docs_dir is None else docs_dir
     sources = finish.site_pages(docs_dir)
     missing = [p.src_uri for p in sources if not (site / p.file).is_file()]
-    chapters = [p for p in sources if p.src_uri.endswith(".md") and pages.parse(_text(p.source)).chapter]
+    chapters = [p for p in sources if pages.parse(_text(p.source)).chapter]
     generated = [p for p in chapters if (site / "notebooks" / p.src_uri.replace(".md", ".ipynb")).is_file()]
-    walkthrough, api, formula = (_text(site / f"{name}/index.html") for name in ("walkthrough", "api", "formula"))
+    api, formula = (_text(site / f"{name}/index.html") for name in ("api", "formula"))
     index_file, index = _search_index(site)
     han_words = "\u200b" in index
     checks = [
         Check("every page written", not missing, f"missing {missing[:3]}" if missing else f"{len(sources)} pages"),
         Check("hooks: build-time figures", any((site / "figures").glob("*.svg")), "figures/*.svg (on_files)"),
         Check("hooks: chapter notebooks", len(generated) == len(chapters) > 0, f"{len(generated)}/{len(chapters)}"),
-        Check("mkdocs-jupyter: notebook page executed", "matches pe_docs.sinusoidal_table" in walkthrough),
         Check("mkdocstrings: API pages", "sinusoidal_table" in api and "doc-" in api),
         Check("GLightbox: figures open large", 'class="glightbox"' in formula),
         Check("git dates: Last update", "git-revision-date-localized-plugin" in formula),

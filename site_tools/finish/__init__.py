@@ -2,7 +2,7 @@
 
 The engine (MkDocs with Material, ``site_tools.build.engine``) writes a language's site; :func:`finish_site` then
 finishes it in place. What a step needs to know about a page — its language, its front matter, whether it is a
-chapter, whether it is a notebook — comes from the page's source (``site_tools.pages``), not from the engine's
+chapter — comes from the page's source (``site_tools.pages``), not from the engine's
 objects, so the same pass finishes any engine's HTML (``tests/test_finish.py`` finishes a page that Python-Markdown
 alone rendered from a real source). Each page is parsed once (``site_tools.dom``), each step changes that tree,
 and the page is written once.
@@ -12,10 +12,7 @@ and the page is written once.
 2. **Numbers** (``site_tools.finish.cjk.keep_numbers_whole``): a number written with a thousands space (60 611) is
    never split over two lines.
 3. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
-4. **The notebook page's styles** (``site_tools.finish.assets.notebook_styles``): mkdocs-jupyter's JupyterLab
-   stylesheet cut down to the rules the page can use, in one cached file; its copy buttons named in the page's
-   language (``site_tools.finish.assets.notebook_copy_labels``).
-5. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
+4. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
 
 Then, once per language (:meth:`Finisher.site`): the sitemap names each page's twin in every language
 (:func:`sitemap_alternates`: not the pages' heads, where Material's script would fetch ``<href>/sitemap.xml`` for each
@@ -57,14 +54,10 @@ class FinishError(RuntimeError):
 class BuiltPage:
     """A source page and the file the engine wrote for it."""
 
-    src_uri: str  # relative to the language's docs folder: ``formula.md``, ``walkthrough.ipynb``
+    src_uri: str  # relative to the language's docs folder: ``formula.md``
     source: Path
     file: str  # relative to the language's site folder: ``formula/index.html``
     url: str  # relative to the site's root: ``formula/``, ``""`` for the home page
-
-    @property
-    def notebook(self) -> bool:
-        return self.src_uri.endswith(".ipynb")
 
 
 def site_pages(docs_dir: Path | str, use_directory_urls: bool = True) -> list[BuiltPage]:
@@ -112,18 +105,16 @@ class Finisher:
 
     def html(self, html: str, page: BuiltPage, site_dir: Path | str) -> tuple[str, list[str]]:
         """One page's HTML, finished (the steps of the module's docstring), and KaTeX's warnings. ``site_dir`` is the
-        language's built site (figure files are read there, the notebook page's stylesheet is written there).
+        language's built site (figure files are read there).
 
         Raises:
             site_tools.finish.formulas.MathError: a formula KaTeX cannot parse.
             ValueError: the front matter's ``checked_against`` names a library the upstream tier does not pin.
         """
-        source = None if page.notebook else pages.read(page.source)  # a notebook states no versions
+        source = pages.read(page.source)
         tree = dom.parse(html)
         content = next(node for node in map(tree.css_first, CONTENT) if node is not None)
-        line = versions.version_line(
-            source.meta if source else {}, chapter=bool(source and source.chapter), lang=self.lang
-        )
+        line = versions.version_line(source.meta, chapter=source.chapter, lang=self.lang)
         if line:  # last in the content, before the "Last update" box if that is one of its children
             box = content.css_first(SOURCE_FILE)
             if box is not None and box.parent is not None and box.parent.mem_id == content.mem_id:  # inside
@@ -136,9 +127,6 @@ class Finisher:
         assert tree.body is not None  # an HTML parser always makes a <body>; CONTENT was found in it
         cjk.keep_numbers_whole(tree.body)
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
-        if page.notebook:
-            assets.notebook_styles(tree, page.url, site_dir)
-            assets.notebook_copy_labels(tree)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
         return dom.write(tree), warnings
 

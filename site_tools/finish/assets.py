@@ -11,26 +11,17 @@
   (a ``<picture>`` whose ``<source>`` names it) gets its lightbox link around the picture, not inside it (where
   mkdocs-glightbox puts it, and where the image would ignore the picture's sources). A page without an image skips the
   lightbox's script and stylesheet (:func:`needs_lightbox`; the hook sets mkdocs-glightbox's ``glightbox: false``).
-- **The notebook page's stylesheet.** :func:`notebook_styles` cuts mkdocs-jupyter's inlined JupyterLab stylesheet
-  (~570 KB per notebook page) down to the rules the page can use and moves it into one content-addressed file that
-  browsers cache.
-- **The notebook page's copy buttons.** :func:`notebook_copy_labels` names mkdocs-jupyter's copy buttons in the
-  page's language, with Material's own words for its copy buttons.
 
-``figure_links``, ``notebook_styles`` and ``notebook_copy_labels`` are steps of ``site_tools.finish``: they change a
-built page's tree.
+``figure_links`` is a step of ``site_tools.finish``: it changes a built page's tree.
 """
 
 from __future__ import annotations
 
-import hashlib
-import html
-import json
 import posixpath
 import re
 from pathlib import Path
 
-from site_tools import ROOT, cache, dom
+from site_tools import ROOT, dom
 
 KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
 # The lightbox link's name: the figure's alternative text and what the link does, per page language.
@@ -70,15 +61,10 @@ def _is_figure(src: str) -> bool:
     return "figures/" in src and src.split("#", 1)[0].endswith(".svg")
 
 
-def needs_lightbox(source: str, src_uri: str) -> bool:
-    """Whether a page shows an image, which mkdocs-glightbox makes open in its lightbox: a Markdown page
-    (``site_tools.pages``: an image, or an ``<img>`` in its HTML), or a notebook with an image among the outputs it
-    stores. A page without one is built with mkdocs-glightbox's ``glightbox: false`` (the hook sets it), and loads
-    no lightbox script or stylesheet (70 KB)."""
-    if src_uri.endswith(".ipynb"):
-        cells = json.loads(source).get("cells", [])
-        outputs = [o for c in cells for o in c.get("outputs", [])]
-        return any(k.startswith("image/") for o in outputs for k in (o.get("data") or {}))
+def needs_lightbox(source: str) -> bool:
+    """Whether a page shows an image, which mkdocs-glightbox makes open in its lightbox (``site_tools.pages``: an
+    image, or an ``<img>`` in its HTML). A page without one is built with mkdocs-glightbox's ``glightbox: false``
+    (the hook sets it), and loads no lightbox script or stylesheet (70 KB)."""
     from site_tools import pages
 
     return pages.parse(source).images > 0
@@ -123,174 +109,3 @@ def figure_links(tree: dom.Tree, page_url: str, site_dir: Path | str, *, lang: s
         size = svg_size(site_dir / target) if not target.startswith("..") else None
         if size and "width" not in img.attributes and "height" not in img.attributes:
             img.attrs["width"], img.attrs["height"] = str(size[0]), str(size[1])
-
-
-# ---- the notebook page's stylesheet --------------------------------------------------------------------------
-
-# mkdocs-jupyter inlines all of JupyterLab's stylesheet (about 570 KB: every widget, menu and dialog of the
-# application) in a notebook page, which uses a few dozen of its rules. notebook_styles keeps the rules that
-# can apply to the page: a rule stays if one of its selectors, with the pseudo-classes that depend on the
-# reader's actions (:hover, :focus…) and pseudo-elements removed, matches an element of the page; at-rules other
-# than @media and @supports stay as they are. Selectors Lexbor cannot evaluate keep their rule, and so do
-# selectors naming what Material's script sets in the browser ([data-md-color-scheme=slate], .md-typeset__scrollwrap).
-_STRUCTURAL = frozenset(
-    {":not", ":is", ":where", ":has", ":root", ":first-child", ":last-child", ":only-child", ":nth-child",
-     ":nth-last-child", ":first-of-type", ":last-of-type", ":only-of-type", ":nth-of-type", ":nth-last-of-type",
-     ":empty", ":checked", ":disabled", ":enabled", ":defined", ":link", ":any-link", ":lang", ":dir", ":required",
-     ":optional", ":read-only", ":read-write", ":placeholder-shown", ":indeterminate"}
-)  # fmt: skip
-_PSEUDO = re.compile(r"::?[a-zA-Z-]+(?:\((?:[^()]|\([^()]*\))*\))?")
-_RUNTIME = re.compile(r"\[data-md-|\.md-")
-_NAMES = re.compile(r"(?<![-\w\\])([.#])(-?[_a-zA-Z][-\w]*)")
-_NOT = re.compile(r":not\((?:[^()]|\([^()]*\))*\)")
-_PRUNE_VERSION = "3"  # change when the pruning changes: the cache keys include it
-
-
-def _split_top(text: str, separators: str) -> list[str]:
-    """``text`` split at the characters in ``separators`` that are outside brackets and parentheses."""
-    out, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char in separators and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    return out
-
-
-class _Matcher:
-    """A page's tree, for asking whether a selector matches one of its elements."""
-
-    def __init__(self, tree: dom.Tree) -> None:
-        self.tree = tree
-        self.classes = {name for el in tree.css("[class]") for name in dom.classes(el)}
-        self.ids = {el.attributes.get("id") for el in tree.css("[id]")}
-        self.cache: dict[str, bool] = {}
-
-    def matches(self, selector: str) -> bool:
-        selector = _PSEUDO.sub(lambda m: m.group(0) if m.group(0).split("(")[0] in _STRUCTURAL else "", selector)
-        selector = " ".join(selector.split())
-        if not selector or selector[-1] in ">+~":
-            selector = (selector + " *").strip()
-        if selector in self.cache:
-            return self.cache[selector]
-        if _RUNTIME.search(selector):  # state Material sets in the browser (colour scheme, table wrappers…)
-            found = True
-        elif any(n not in (self.classes if k == "." else self.ids) for k, n in _NAMES.findall(_NOT.sub("", selector))):
-            found = False  # a class or id (outside :not) that no element of the page has
-        else:
-            try:
-                found = self.tree.css_first(selector) is not None
-            except Exception:  # a selector Lexbor cannot evaluate: keep its rule
-                found = True
-        self.cache[selector] = found
-        return found
-
-
-_CSS_TOKEN = re.compile(r"""/\*.*?\*/|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[{};]""", re.S)
-
-
-def _css_blocks(css: str) -> list[tuple[str, str | None]]:
-    """Top-level statements of ``css``: ``(prelude, body)`` for a rule or block at-rule (body without its braces),
-    ``(statement, None)`` for ``@charset …;`` and the like. Comments are dropped."""
-    out: list[tuple[str, str | None]] = []
-    depth, start, body_start, prelude = 0, 0, 0, ""  # start: where the current statement begins
-    for m in _CSS_TOKEN.finditer(css):
-        token = m.group(0)
-        if token[0] in "/\"'":  # a comment or a string
-            continue
-        if token == "{":
-            if depth == 0:
-                prelude, body_start = _uncommented(css[start : m.start()]), m.end()
-            depth += 1
-        elif token == "}":
-            depth -= 1
-            if depth == 0:
-                out.append((prelude, css[body_start : m.start()]))
-                start = m.end()
-        elif token == ";" and depth == 0:
-            out.append((_uncommented(css[start : m.start()]) + ";", None))
-            start = m.end()
-    return out
-
-
-def _uncommented(text: str) -> str:
-    """``text`` (the start of a statement) without its comments, stripped."""
-    if "/*" in text:
-        text = _CSS_TOKEN.sub(lambda m: "" if m.group(0).startswith("/*") else m.group(0), text)
-    return text.strip()
-
-
-def prune_css(css: str, page: _Matcher) -> str:
-    """The rules of ``css`` that can apply to ``page`` (see above), without comments."""
-    out = []
-    for prelude, body in _css_blocks(css):
-        if body is None or (prelude.startswith("@") and not prelude.lower().startswith(("@media", "@supports"))):
-            out.append(prelude if body is None else f"{prelude}{{{body}}}")
-        elif prelude.startswith("@"):
-            inner = prune_css(body, page)
-            if inner:
-                out.append(f"{prelude}{{{inner}}}")
-        elif any(page.matches(s) for s in _split_top(prelude, ",")):
-            out.append(f"{prelude}{{{body}}}")
-    return "".join(out)
-
-
-STYLE_MARKER = ".jupyter-wrapper"  # in every rule of mkdocs-jupyter's JupyterLab stylesheets
-STYLES_DIR = "assets/stylesheets/notebook"
-
-
-def notebook_styles(tree: dom.Tree, page_url: str, site_dir: Path | str) -> None:
-    """Replace each ``<style>`` holding ``STYLE_MARKER`` (mkdocs-jupyter's JupyterLab stylesheets) by a link to a file
-    with the rules of it that can apply to this page (:func:`prune_css`), in the page's tree.
-
-    The file is ``assets/stylesheets/notebook/<sha256 of the CSS, 16 hex>.css`` under ``site_dir``: every notebook
-    page with the same rules links the same file, which a browser fetches once. The link sits where the
-    ``<style>`` was, so the cascade order is unchanged. ``page_url`` is the page's URL relative to the site root
-    (``walkthrough/``). The pruned rules are kept in the build cache (``pruned-css/``), by the stylesheet and the
-    page: pruning takes a few seconds.
-    """
-    styles = [node for node in tree.css("style") if STYLE_MARKER in (node.text() or "")]
-    if not styles:
-        return
-    page = None
-    html_key = hashlib.sha256(dom.write(tree).encode()).hexdigest()
-    for node in styles:
-        css = node.text() or ""
-        key = hashlib.sha256(f"{_PRUNE_VERSION}\0{css}\0{html_key}".encode()).hexdigest()[:24]
-        cached = cache.folder("pruned-css") / f"{key}.css"
-        if cached.is_file():
-            pruned = cached.read_text(encoding="utf-8")
-        else:
-            page = page or _Matcher(tree)
-            pruned = prune_css(css, page)
-            cache.write(cached, pruned)
-        data = pruned.strip().encode("utf-8")
-        rel = f"{STYLES_DIR}/{hashlib.sha256(data).hexdigest()[:16]}.css"
-        target = Path(site_dir) / rel
-        if not target.is_file():
-            cache.write(target, data + b"\n")
-        href = posixpath.relpath(rel, page_url or ".")
-        node.replace_with(dom.element(tree, "link", rel="stylesheet", href=href))
-
-
-def notebook_copy_labels(tree: dom.Tree) -> None:
-    """Give the notebook page's copy buttons the page's language: mkdocs-jupyter's template writes
-    ``<clipboard-copy aria-label="Copy to Clipboard">`` with a ``Copied!`` notice in every language; Material's
-    own copy buttons take their labels from the page's translations (its ``#__config`` script: ``clipboard.copy``,
-    ``clipboard.copied``), and so do these. A page without those translations is left as it is."""
-    config = tree.css_first("script#__config")
-    try:
-        words = json.loads(config.text()).get("translations", {}) if config is not None else {}
-    except ValueError:
-        return
-    copy, copied = words.get("clipboard.copy"), words.get("clipboard.copied")
-    if not (copy and copied):
-        return
-    for button in tree.css("clipboard-copy"):
-        button.attrs["aria-label"] = button.attrs["title"] = copy
-        for notice in button.css(".notice"):
-            notice.inner_html = html.escape(copied)

@@ -3,15 +3,15 @@
 Readers get KaTeX's HTML (for the eye) and its MathML (for screen readers) in the page itself, and KaTeX's
 stylesheet and fonts; no script typesets anything in their browser, so math shows with JavaScript off.
 
-The formulas are found the way KaTeX's auto-render extension found them in the browser when the site shipped it,
-so the output is the same: in the text of ``<body>`` outside ``script noscript style textarea pre code option``
-elements and outside elements of the classes ``highlight md-search md-header``, between the delimiters
-``$$ … $$`` and ``\\[ … \\]`` (display) and ``\\( … \\)`` and ``$ … $`` (inline). Markdown pages carry
-arithmatex's ``\\( \\)`` and ``\\[ \\]``; notebook cells carry ``$`` and ``$$``. :func:`split_at_delimiters` is
-auto-render's ``splitAtDelimiters`` (katex ``contrib/auto-render/splitAtDelimiters.ts``), and each formula
-becomes ``<span>`` + KaTeX's markup + ``</span>``, as auto-render's ``katex.render(math, span)`` made it. One
-difference: the browser set-up also skipped ``md-nav``, so a heading with math showed raw TeX in the navigation and
-the table of contents; here that math is typeset too.
+The formulas are found the way KaTeX's auto-render extension found them in the browser when the site shipped it, so
+the output is the same: in the text of ``<body>`` outside ``script noscript style textarea pre code option``
+elements and outside elements of the classes ``highlight md-search md-header``, between the delimiters ``$$ … $$``
+and ``\\[ … \\]`` (display) and ``\\( … \\)`` and ``$ … $`` (inline). Markdown pages carry arithmatex's ``\\( \\)``
+and ``\\[ \\]``; ``$`` and ``$$`` are auto-render's delimiters too, and stay one. :func:`split_at_delimiters` is
+auto-render's ``splitAtDelimiters`` (katex ``contrib/auto-render/splitAtDelimiters.ts``), and each formula becomes
+``<span>`` + KaTeX's markup + ``</span>``, as auto-render's ``katex.render(math, span)`` made it. One difference:
+the browser set-up also skipped ``md-nav``, so a heading with math showed raw TeX in the navigation and the table of
+contents; here that math is typeset too.
 
 :func:`typeset` works on the page's tree (``site_tools.finish`` parses each built page once); one node process per
 build (:class:`Katex`, ``site_tools/finish/katex_render.js``) receives each page's formulas in one message. A formula

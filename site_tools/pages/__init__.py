@@ -33,7 +33,6 @@ from site_tools.pages.site import (
     main,
     nav_places,
     nav_problems_of,
-    notebook_code_cells,
     page_names,
     parity_problems,
     parity_problems_of,

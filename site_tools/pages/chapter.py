@@ -41,7 +41,7 @@ MAX_SLUG = 40
 # Names that are taken by the site itself: the Chinese site (zh/), the theme's and the build's folders and files.
 RESERVED = frozenset({"zh", "en", "assets", "figures", "search", "404", "sitemap", "stylesheets", "javascripts"})
 _NAV = re.compile(r"^nav:[ \t]*(?:#.*)?$", re.M)  # the top-level nav: key
-_NAV_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?:[^:\n]+:[ \t]*)?(?P<file>[^\s:#]+\.(?:md|ipynb))[ \t]*(?:#.*)?$")
+_NAV_ITEM = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?:[^:\n]+:[ \t]*)?(?P<file>[^\s:#]+\.md)[ \t]*(?:#.*)?$")
 _NAV_SECTION = re.compile(r"^(?P<indent>[ \t]*)-[ \t]+(?P<title>[^:\n#]+?)[ \t]*:[ \t]*(?:#.*)?$")
 
 
@@ -67,12 +67,7 @@ def check_slug(slug: object, root: Path = ROOT) -> str:
         )
     if slug in RESERVED:
         raise ChapterError(f"slug {slug!r} is reserved: the site uses /{slug}/ itself; choose another name")
-    existing = [
-        f"docs/{lang}/{slug}{ext}"
-        for lang in pages.LANGS
-        for ext in (".md", ".ipynb")
-        if (root / "docs" / lang / f"{slug}{ext}").exists()
-    ]
+    existing = [f"docs/{lang}/{slug}.md" for lang in pages.LANGS if (root / "docs" / lang / f"{slug}.md").exists()]
     if existing:
         raise ChapterError(f"chapter {slug!r} already exists ({', '.join(existing)}); choose another name or edit it")
     for name in CONFIGS:

@@ -38,11 +38,10 @@ from site_tools import ROOT, pages
 def page_test_paths(slug: str) -> list[str]:
     """Where a page's tests can be: the tests (parametrised by pages) and the page's own Markdown (its blocks).
 
-    A notebook page's cells are run by tests in ``tests/`` (pytest collects no ``.ipynb``: handing it one is an
-    error). The other pages' files and the modules' doctests hold no test of this page, so they are not collected.
+    The other pages' files and the modules' doctests hold no test of this page, so they are not collected.
 
-    >>> page_test_paths("formula"), page_test_paths("walkthrough")
-    (['tests', 'docs/en/formula.md', 'docs/zh/formula.md'], ['tests'])
+    >>> page_test_paths("formula")
+    ['tests', 'docs/en/formula.md', 'docs/zh/formula.md']
     """
     files = [f"docs/{lang}/{slug}.md" for lang in pages.LANGS]
     return ["tests", *(f for f in files if (ROOT / f).is_file())]
@@ -56,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: make check PAGE=<slug>   (python -m site_tools.pages.check <slug>)", file=sys.stderr)
         print(f"pages: {' '.join(names)}", file=sys.stderr)
         return 2
-    slug = Path(args[0].strip()).name.removesuffix(".md").removesuffix(".ipynb")  # formula.md, docs/zh/formula.md
+    slug = Path(args[0].strip()).name.removesuffix(".md")  # formula.md, docs/zh/formula.md
     if slug not in names:
         print(f"make check: no page {slug!r} in docs/en or docs/zh; pages: {' '.join(names)}", file=sys.stderr)
         return 2

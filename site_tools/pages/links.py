@@ -51,8 +51,8 @@ def _rendered(path: Path) -> Any:
 @_per_version
 def _anchors(path: Path) -> frozenset[str] | None:
     """Every ``id`` in page ``path`` as rendered, or None where a plugin makes anchors the Markdown does not have
-    (mkdocstrings' ``:::`` pages) or the page is a notebook: those are left to the build."""
-    if path.suffix != ".md" or re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
+    (mkdocstrings' ``:::`` pages): those are left to the build."""
+    if re.search(r"^:::", path.read_text(encoding="utf-8"), flags=re.M):
         return None
     return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
 
@@ -73,7 +73,7 @@ def link_problems(path: Path) -> list[str]:
         target = (path.parent / unquote(url.path)).resolve() if url.path else path.resolve()
         line = next((k for k, text in enumerate(source, start=1) if f"]({href}" in text or href in text), 0)
         where = f"{rel(path)}:{line}"
-        if url.path and not url.path.endswith((".md", ".ipynb")):
+        if url.path and not url.path.endswith(".md"):
             continue  # a file beside the pages (a figure, a download): not a page link
         if not target.is_file() or not target.is_relative_to(docs):
             problems.append(f"{where}: the link {href!r} names {url.path!r}, which is not a page in {rel(docs)}/")

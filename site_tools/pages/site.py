@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import functools
 import io
-import json
 import re
 import tokenize
 from collections.abc import Mapping
@@ -23,17 +22,10 @@ from site_tools.layout import LANGS
 from site_tools.pages import asserts
 from site_tools.pages.model import Fence, read, rel
 
-PAGE_SUFFIXES = (".md", ".ipynb")
-
 
 def fences(path: Path) -> list[Fence]:
     """All fenced code blocks of a Markdown file, in order (nested fences inside a fence are content)."""
     return list(read(path).fences)
-
-
-def notebook_code_cells(path: Path) -> list[str]:
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
 def _comment_columns(code: str) -> dict[int, int]:
@@ -75,18 +67,18 @@ def comments(code: str) -> list[tuple[int, str]]:
 
 def files(lang: str | Path) -> dict[str, Path]:
     """The page files of one language (``"en"``, ``"zh"``, or a folder of pages), by their path relative to its
-    folder (``docs/<lang>``): ``formula.md``, ``walkthrough.ipynb``."""
+    folder (``docs/<lang>``): ``formula.md``."""
     base = layout.DOCS / lang if lang in LANGS else Path(lang)
     return {
         p.relative_to(base).as_posix(): p
-        for p in sorted(base.rglob("*"))
-        if p.suffix in PAGE_SUFFIXES and ".ipynb_checkpoints" not in p.parts and p.is_file()
+        for p in sorted(base.rglob("*.md"))
+        if ".ipynb_checkpoints" not in p.parts and p.is_file()  # JupyterLab's copies of a page it edited
     }
 
 
 def chapters(lang: str) -> dict[str, Path]:
     """The chapters of one language (:attr:`Page.chapter`), by their path relative to ``docs/<lang>``."""
-    return {name: path for name, path in files(lang).items() if path.suffix == ".md" and read(path).chapter}
+    return {name: path for name, path in files(lang).items() if read(path).chapter}
 
 
 def page_names() -> list[str]:
@@ -96,33 +88,26 @@ def page_names() -> list[str]:
 
 @dataclass(frozen=True)
 class CodeUnit:
-    """What parity compares of one block: a python fence (or a notebook's code cell) or an expected output."""
+    """What parity compares of one block: a python fence or an expected output."""
 
     path: Path
-    line: int  # 1-based line of the opening fence (a notebook: the cell's number)
+    line: int  # 1-based line of the opening fence
     head: str  # the marker comments before it and the fence's info string, as compared
     lines: tuple[tuple[int, str], ...]  # (1-based file line, code as compared): comments and blank lines dropped
 
     @property
     def signature(self) -> str:
         code = "\n".join(text for _, text in self.lines)
-        return code if self.path.suffix == ".ipynb" else f"{self.head}\n{code}"
+        return f"{self.head}\n{code}"
 
     def where(self, line: int | None = None) -> str:
-        """``docs/en/formula.md:125`` (a notebook: ``docs/en/walkthrough.ipynb, cell 3, line 2``)."""
-        if self.path.suffix == ".ipynb":
-            return f"{rel(self.path)}, cell {self.line}" + (f", line {line}" if line is not None else "")
+        """``docs/en/formula.md:125``."""
         return f"{rel(self.path)}:{self.line if line is None else line}"
 
 
 def code_units(path: Path) -> list[CodeUnit]:
     """The blocks of a page that must match between languages, in order: python fences (comments stripped, with
-    their marker comments and info string) and expected outputs (as written); a notebook's code cells."""
-    if path.suffix == ".ipynb":
-        return [
-            CodeUnit(path, k, "", tuple((n + 1, text) for n, text in code_lines(cell)))
-            for k, cell in enumerate(notebook_code_cells(path), 1)
-        ]
+    their marker comments and info string) and expected outputs (as written)."""
     units = []
     for f in read(path).compared:
         markers = " ".join(f.marker_comments)
@@ -141,15 +126,10 @@ def code_signature(path: Path) -> list[str]:
 def weak_asserts(path: Path) -> list[str]:
     """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.pages.asserts``), as
     sentences naming the page and the line."""
-    if path.suffix == ".ipynb":
-        sources = [(0, code) for code in notebook_code_cells(path)]
-    else:
-        sources = [(f.line, f.code) for f in read(path).running]
     found = []
-    for line, code in sources:
-        for n, text, why in asserts.weak(code):
-            where = f"{path.name}:{line + n}" if line else path.name
-            found.append(f"{where}: `{text}` {why}")
+    for f in read(path).running:
+        for n, text, why in asserts.weak(f.code):
+            found.append(f"{path.name}:{f.line + n}: `{text}` {why}")
     return found
 
 

@@ -3,7 +3,7 @@
 The site's promise is that every number a page states is computed by that page's own code. This module makes
 the promise checkable:
 
-- ``stated_numbers(path)`` reads a page (Markdown, or the Markdown cells of a notebook) and returns every
+- ``stated_numbers(path)`` reads a page and returns every
   number written in its prose, headings, tables, admonitions, image descriptions and math — not in code.
 - ``asserted_values(path)`` returns every numeric value that the page's executed code *asserts*: constants and
   constant sub-expressions (``2**-24``, ``1.25 * 2**-24``) inside ``assert`` statements and inside calls of
@@ -39,7 +39,6 @@ What counts as a number, and what is exempt (each exemption is explicit):
 from __future__ import annotations
 
 import ast
-import json
 import math
 import operator
 import re
@@ -89,7 +88,7 @@ class Stated:
     """A number written in a page's text."""
 
     path: Path
-    line: int  # 1-based line in the source file (for a notebook: the line within its Markdown cells)
+    line: int  # 1-based line in the source file
     column: int  # 0-based column of the number in that line
     text: str  # as written, e.g. "60 611" or "2⁻²⁴"
     candidates: tuple[float, ...]  # values it may be asserted as (any one suffices)
@@ -180,24 +179,8 @@ def numbers_in(text: str, *, skip_structure: bool = True) -> Iterator[Found]:
         yield start, m.group(0).strip(), candidates, parts
 
 
-def _markdown_sources(path: Path) -> list[tuple[int, str]]:
-    """(line offset, Markdown text) of a page: the file, or each Markdown cell of a notebook."""
-    if path.suffix == ".ipynb":
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        out, offset = [], 0
-        for cell in nb["cells"]:
-            src = "".join(cell["source"])
-            if cell["cell_type"] == "markdown":
-                out.append((offset, src))
-            offset += src.count("\n") + 1
-        return out
-    return [(0, path.read_text(encoding="utf-8"))]
-
-
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
-    if path.suffix != ".md":
-        return {}
     meta = pages.read(path).meta
     return {canonical(_mantissa(str(k))): str(v) for k, v in (meta.get("quoted") or {}).items()}
 
@@ -205,9 +188,8 @@ def quoted(path: Path) -> dict[str, str]:
 def stated_numbers(path: Path) -> list[Stated]:
     """Every quantity a page states outside its code (see the module docstring for what is skipped)."""
     return [
-        Stated(path, offset + line, *found)
-        for offset, source in _markdown_sources(path)
-        for line, text in prose_lines(source)
+        Stated(path, line, *found)
+        for line, text in prose_lines(path.read_text(encoding="utf-8"))
         for found in numbers_in(text)
     ]
 
@@ -255,12 +237,9 @@ def _values_in(node: ast.AST) -> Iterator[float]:
 
 def asserted_values(path: Path) -> set[str]:
     """Canonical spellings of every value the page's code asserts (see the module docstring)."""
-    if path.suffix == ".ipynb":
-        code, outputs = pages.notebook_code_cells(path), []
-    else:
-        fences = pages.read(path).fences
-        code = [f.code for f in fences if f.runs]
-        outputs = [f.code for f in fences if f.role == "expected-output"]
+    fences = pages.read(path).fences
+    code = [f.code for f in fences if f.runs]
+    outputs = [f.code for f in fences if f.role == "expected-output"]
     values: set[str] = set()
     for block in code:
         for node in ast.walk(ast.parse(block)):
@@ -289,7 +268,7 @@ class Facts:
 
 
 def facts(path: Path) -> Facts:
-    """The facts of the page at ``path`` (Markdown, or a notebook's Markdown cells and code)."""
+    """The facts of the page at ``path``."""
     return Facts(path, tuple(stated_numbers(path)), frozenset(asserted_values(path)), quoted(path))
 
 

@@ -58,7 +58,7 @@ def planned(name: str) -> list[tuple[int, pages.Fence, pages.Fence, str]]:
         ValueError: the page is not a Markdown page of both languages, or the two have different numbers of blocks.
     """
     paths = {lang: pages.files(lang).get(name) for lang in pages.LANGS}
-    if name.endswith(".ipynb") or None in paths.values():
+    if None in paths.values():
         raise ValueError(f"{name}: not a Markdown page of both languages (docs/en/{name}, docs/zh/{name})")
     en, zh = (pages.read(path).compared for path in paths.values())  # type: ignore[arg-type]  # no None: refused above
     if len(en) != len(zh):

@@ -1,21 +1,17 @@
 // Keyboard access to what scrolls sideways: display formulas (typeset at build time by site_tools/finish/formulas.py,
 // which makes each a focusable region named in the page's language, so they can be reached without JavaScript too),
-// tables (Material wraps each in a scrolling .md-typeset__scrollwrap) and, on notebook pages, code cells and outputs.
-// Each is a tab stop, and a region named in the page's language, only while it is wider than its box; one that fits is
-// left alone. Material does the same for its own code blocks (pre > code), which are not touched here.
+// and tables (Material wraps each in a scrolling .md-typeset__scrollwrap). Each is a tab stop, and a region named in
+// the page's language, only while it is wider than its box; one that fits is left alone. Material does the same for
+// its own code blocks (pre > code), which are not touched here.
 document$.subscribe(() => {
   const zh = document.documentElement.lang.startsWith("zh");
-  const names = zh
-    ? { formula: "公式", table: "表格", code: "代码", output: "输出" }
-    : { formula: "Formula", table: "Table", code: "Code", output: "Output" };
+  const names = zh ? { formula: "公式", table: "表格" } : { formula: "Formula", table: "Table" };
   const boxes = new Map();
   const add = (selector, kind, box = (el) => el) => {
     document.querySelectorAll(selector).forEach((el) => boxes.set(box(el), names[kind]));
   };
   add(".md-typeset .katex-display", "formula");
   add(".md-typeset table", "table", (table) => table.closest(".md-typeset__scrollwrap") || table);
-  add(".jupyter-wrapper .highlight-ipynb, .jupyter-wrapper pre:not(:has(> code))", "code");
-  add(".jupyter-wrapper .jp-OutputArea-output", "output");
   const scrolls = (el) => {
     const overflow = getComputedStyle(el).overflowX;
     return (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1;
