@@ -207,6 +207,11 @@ class Runner:
         todo = [c for c in dict.fromkeys(chapters) if c not in self.started]
         if not todo:
             return
+        # nbclient (and jupyter_client under it) imported here, in the calling thread, before the pool's threads
+        # need it: a test importing jupyter_client in this thread while a pool thread imports nbclient saw a
+        # partially initialised module (one pytest process, empty notebook cache)
+        import nbclient  # noqa: F401
+
         from site_tools.build import notebooks
 
         texts = {}
