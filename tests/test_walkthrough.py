@@ -4,10 +4,12 @@ A reader who downloads the walkthrough's notebook (``notebooks/walkthrough.ipynb
 by ``site_tools.build.notebooks``, as every chapter's is) alone must be able to run it to the end: its last check
 compares the table with ``pe_docs`` when the package is importable and otherwise with the formula written out entry
 by entry, and its first cell says that ``pe_docs`` is optional (the page's front matter: ``pe_docs: optional``).
-Both languages' notebooks are executed twice on fresh kernels in empty folders: once where ``pe_docs`` is
-importable (as an installed package), and once in a kernel whose path holds this environment's installed packages
-but not ``pe_docs`` — Python started with ``-S`` skips the ``.pth`` files, among them the one of the editable
-install, and the site-packages folder is put on ``PYTHONPATH`` as a plain folder.
+With ``pe_docs`` installed, the notebook runs as every chapter's does (``tests/test_notebooks.py``: a fresh kernel
+in an empty folder, ``pe_docs`` importable as an installed package, the page's expected output — "matches
+pe_docs.sinusoidal_table" — printed). Here both languages' notebooks run once more on a fresh kernel in an empty
+folder whose path holds this environment's installed packages but not ``pe_docs``: Python started with ``-S`` skips
+the ``.pth`` files, among them the one of the editable install, and the site-packages folder is put on
+``PYTHONPATH`` as a plain folder.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from site_tools import ROOT, layout, pages
+from site_tools import layout, pages
 from site_tools.build import notebooks
 
 PAGES = [layout.DOCS / lang / "walkthrough.md" for lang in ("en", "zh")]
@@ -53,8 +55,9 @@ def _site_packages() -> str:
     return str(folder)
 
 
-def _run(path: Path, tmp_path: Path, *, with_pe_docs: bool) -> tuple[nbformat.NotebookNode, dict]:
-    """Execute the page's notebook, plus a last cell reporting what the kernel could import."""
+def _run_without_pe_docs(path: Path, tmp_path: Path) -> tuple[nbformat.NotebookNode, dict]:
+    """Execute the page's notebook with torch but not pe_docs importable, plus a last cell reporting what the kernel
+    could import."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
@@ -62,15 +65,8 @@ def _run(path: Path, tmp_path: Path, *, with_pe_docs: bool) -> tuple[nbformat.No
     nb = generated(path)
     nb.cells.append(nbformat.v4.new_code_cell(_PROBE, id="probe"))
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME"}}
-    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    if with_pe_docs:
-        installed = tmp_path / "site-packages"  # pe_docs alone, as an installed package
-        installed.mkdir()
-        (installed / "pe_docs").symlink_to(ROOT / "pe_docs", target_is_directory=True)
-        env["PYTHONPATH"] = str(installed)
-    else:
-        argv.insert(1, "-S")  # no site: the editable install's .pth finder is not loaded
-        env["PYTHONPATH"] = _site_packages()
+    argv = [sys.executable, "-S", "-m", "ipykernel_launcher", "-f", "{connection_file}"]  # -S: no .pth finders
+    env["PYTHONPATH"] = _site_packages()
     specs = tmp_path / "kernels"
     (specs / "walkthrough").mkdir(parents=True)
     (specs / "walkthrough" / "kernel.json").write_text(
@@ -92,17 +88,9 @@ def _printed(nb: nbformat.NotebookNode) -> str:
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
 def test_walkthrough_finishes_with_torch_alone(path: Path, tmp_path: Path) -> None:
-    nb, probe = _run(path, tmp_path, with_pe_docs=False)
+    nb, probe = _run_without_pe_docs(path, tmp_path)
     assert probe == {"pe_docs": False, "torch": True, "flags": [1]}, probe
     assert "matches the formula, entry by entry (pe_docs is not installed)" in _printed(nb)
-
-
-@pytest.mark.notebook
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
-def test_walkthrough_compares_with_pe_docs_when_installed(path: Path, tmp_path: Path) -> None:
-    nb, probe = _run(path, tmp_path, with_pe_docs=True)
-    assert probe["pe_docs"] and probe["torch"], probe
-    assert "matches pe_docs.sinusoidal_table" in _printed(nb)
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.parent.name)
