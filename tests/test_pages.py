@@ -359,7 +359,7 @@ def test_one_page_selection_takes_every_test_of_the_page_and_no_other() -> None:
     tests use (a path, ``formula.md``, ``en/formula.md``, a tuple holding one)."""
     from harness.page_selection import mentions as _mentions
 
-    names = {"formula.md", "formula.ipynb"}
+    names = {"formula.md"}
     docs = layout.DOCS
     for value in (
         docs / "en" / "formula.md",
@@ -380,19 +380,13 @@ def _details(text: str) -> tuple[int, int]:
     return len(re.findall(r"<details\b", text)), text.count("</details>")
 
 
-def test_collapsed_blocks_are_closed_in_every_page_and_notebook_cell() -> None:
-    """A ``<details>`` left open folds everything after it into that box (an exercise hid the next one) — in a
-    page, or in one markdown cell of a hand-written notebook; and the two languages fold the same things."""
-    import nbformat
-
+def test_collapsed_blocks_are_closed_in_every_page() -> None:
+    """A ``<details>`` left open folds everything after it into that box (an exercise hid the next one); and the
+    two languages fold the same things."""
     counts: dict[str, dict[str, list[tuple[int, int]]]] = {}
     for lang in pages.LANGS:
         for name, path in pages.files(lang).items():
-            if path.suffix == ".md":
-                parts = [path.read_text(encoding="utf-8")]
-            else:
-                parts = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
-            counts.setdefault(name, {})[lang] = [_details(part) for part in parts]
+            counts.setdefault(name, {})[lang] = [_details(path.read_text(encoding="utf-8"))]
     unclosed = [f"{lang}/{name}" for name, by in counts.items() for lang, c in by.items() if any(o != s for o, s in c)]
     assert not unclosed, f"<details> opened and not closed in: {unclosed}"
     differ = [name for name, by in counts.items() if len({tuple(c) for c in by.values()}) > 1]

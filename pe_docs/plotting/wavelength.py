@@ -329,30 +329,23 @@ def plot_neighbour_similarity(
             s = neighbour_similarity(d, max_k, base=base)
             (line,) = ax.plot(k, s[1:].numpy(), linewidth=1.6, label=f"d = {d}", zorder=2)
             r, neg = first_rise(s), first_negative(s)
-            if r is not None:
-                ax.plot(
-                    [r],
-                    [s[r].item()],
-                    "v",
-                    color=line.get_color(),
-                    markersize=9,
-                    markeredgecolor=marker_edge,
-                    markeredgewidth=1.4,
-                    zorder=4,
-                    label=text(lang, en=f"d = {d}: rises after k = {r}", zh=f"d = {d}：k = {r} 之后回升"),
-                )
-            if neg is not None:
-                ax.plot(
-                    [neg],
-                    [s[neg].item()],
-                    "o",
-                    color=line.get_color(),
-                    markersize=9,
-                    markeredgecolor=marker_edge,
-                    markeredgewidth=1.4,
-                    zorder=4,
-                    label=text(lang, en=f"d = {d}: first < 0 at k = {neg}", zh=f"d = {d}：k = {neg} 首次 < 0"),
-                )
+            marks = (
+                (r, "v", text(lang, en=f"d = {d}: rises after k = {r}", zh=f"d = {d}：k = {r} 之后回升")),
+                (neg, "o", text(lang, en=f"d = {d}: first < 0 at k = {neg}", zh=f"d = {d}：k = {neg} 首次 < 0")),
+            )
+            for at, marker, label in marks:
+                if at is not None:
+                    ax.plot(
+                        [at],
+                        [s[at].item()],
+                        marker,
+                        color=line.get_color(),
+                        markersize=9,
+                        markeredgecolor=marker_edge,
+                        markeredgewidth=1.4,
+                        zorder=4,
+                        label=label,
+                    )
         ax.axhline(0, color="0.5", linewidth=0.8)
         ax.set_xscale("log")
         ax.set_xlabel(text(lang, en="offset  k", zh="偏移  k"))

@@ -26,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 
 from site_tools import ROOT, copy_repository, dom, finish, layout, pages
+from site_tools.build import notebooks
 
 ENGINES: dict[str, list[str]] = {"zensical": ["zensical", "build", "-f"], "properdocs": ["properdocs", "build", "-f"]}
 
@@ -77,7 +78,7 @@ def inspect(site: Path, lang: str, docs_dir: Path | None = None, *, finish_it: b
     sources = finish.site_pages(docs_dir)
     missing = [p.src_uri for p in sources if not (site / p.file).is_file()]
     chapters = [p for p in sources if pages.parse(_text(p.source)).chapter]
-    generated = [p for p in chapters if (site / "notebooks" / p.src_uri.replace(".md", ".ipynb")).is_file()]
+    generated = [p for p in chapters if (site / notebooks.notebook_uri(p.src_uri)).is_file()]
     api, formula = (_text(site / f"{name}/index.html") for name in ("api", "formula"))
     index_file, index = _search_index(site)
     han_words = "\u200b" in index

@@ -35,7 +35,7 @@ def mentions(value: object, names: set[str]) -> bool:
     if isinstance(value, Path):
         return value.name in names and value.parent.parent.name == "docs"
     if isinstance(value, str):
-        return value.rsplit("/", 1)[-1] in names and value.endswith((".md", ".ipynb"))
+        return value.rsplit("/", 1)[-1] in names and value.endswith(".md")
     if isinstance(value, tuple | list):
         return any(mentions(v, names) for v in value)
     return False
@@ -54,8 +54,8 @@ def page_tests(items: list[pytest.Item], slug: str, *, built: bool = False) -> l
     from site_tools import pages
     from site_tools.build import figures
 
-    slug = Path(slug).name.removesuffix(".md").removesuffix(".ipynb")
-    names = {f"{slug}.md", f"{slug}.ipynb"}
+    slug = Path(slug).name.removesuffix(".md")
+    names = {f"{slug}.md"}
     others: set[str] = set(pages.page_names()) - names if built else set()
     shown = {ref.name for lang in pages.LANGS if built and (f := layout.DOCS / lang / f"{slug}.md").is_file()
              for ref in pages.read(f).figures}  # fmt: skip
