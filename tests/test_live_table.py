@@ -319,7 +319,7 @@ def test_bad_input_shows_a_message_in_the_page_language_and_recovers(visits: Cal
 
 @pytest.mark.parametrize("path", ["wavelength/", "zh/formula/"])
 def test_a_smaller_table_adapts_the_columns_and_the_position(visits: Callable[[str], Visit], path: str) -> None:
-    """Halving d_model on wavelength (columns 0 40 80) or shortening the table below the inspected position: the
+    """Halving d_model on wavelength with columns 0 40 80, or shortening the table below the inspected position: the
     field the reader did not touch is adapted, the figures stay."""
     v = visits(path)
     for name, value in (("max_len", "2048"), ("d_model", "128"), ("columns", "0 40 80"), ("position", "500")):
