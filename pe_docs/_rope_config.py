@@ -17,18 +17,18 @@ from pe_docs._checks import check_base, check_int, check_real
 
 
 def rope_parameters(
-    scaling: object, base: float, keys: Mapping[str, tuple[set[str], set[str]]]
+    scaling: object, base: float, types: Mapping[str, tuple[set[str], set[str], object]]
 ) -> tuple[str, dict[str, Any]]:
-    """``scaling`` checked against its ``rope_type``'s keys (``keys``: each type's required and optional keys): the
-    type and the other keys (``rope_theta`` removed)."""
+    """``scaling`` checked against its ``rope_type``'s keys (``types``: ``rotary``'s table, each type's required
+    keys, optional keys and function): the type and the other keys (``rope_theta`` removed)."""
     if scaling is None:
         scaling = {}
     if not isinstance(scaling, Mapping):
         raise TypeError(f"scaling must be a mapping (a config's rope_parameters) or None, got {type(scaling).__name__}")
     params = dict(scaling)
     rope_type = params.pop("rope_type", "default")
-    if rope_type not in keys:
-        raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, keys))}; got {rope_type!r}")
+    if rope_type not in types:
+        raise ValueError(f"scaling['rope_type'] must be one of {', '.join(map(repr, types))}; got {rope_type!r}")
     if "rope_theta" in params:
         theta = check_base(params.pop("rope_theta"), "scaling['rope_theta']")
         if theta != base:
@@ -45,7 +45,7 @@ def rope_parameters(
             "warning) and reads the trained length from config.max_position_embeddings; remove the key and pass "
             "max_position_embeddings=…"
         )
-    required, optional = keys[rope_type]
+    required, optional, _ = types[rope_type]
     for name in sorted(required):
         if name not in params or params[name] is None:
             raise ValueError(f"scaling for rope_type {rope_type!r} needs the key {name!r}; got {dict(scaling)!r}")

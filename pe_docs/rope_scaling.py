@@ -152,7 +152,7 @@ def dynamic_ntk_scale(factor: float, seq_len: int, original_len: int) -> float:
         >>> dynamic_ntk_scale(4.0, 2048, 4096), dynamic_ntk_scale(4.0, 8192, 4096)
         (1.0, 5.0)
     """
-    factor = check_real("factor", factor, minimum=1.0)
+    factor = _check_factor(factor)
     seq_len = check_int("seq_len", seq_len, minimum=1)
     original_len = check_int("original_len", original_len, minimum=1)
     length = max(seq_len, original_len)
@@ -344,7 +344,7 @@ def llama3_frequencies(
         (True, True)
     """
     d = check_d_model(head_dim, "head_dim")
-    s = check_real("factor", factor, minimum=1.0)
+    s = _check_factor(factor)
     length = check_int("original_len", original_len, minimum=1)
     low = check_real("low_freq_factor", low_freq_factor, minimum=0.0, open_minimum=True)
     high = check_real("high_freq_factor", high_freq_factor, minimum=0.0, open_minimum=True)

@@ -187,7 +187,6 @@ _ROPE_TYPES: dict[str, tuple[set[str], set[str], Callable[[_Setting], RopeFreque
 
 ROPE_TYPES = tuple(_ROPE_TYPES)
 """The ``rope_type`` values ``rope_frequencies`` understands (transformers' names)."""
-_KEYS = {name: (required, optional) for name, (required, optional, _) in _ROPE_TYPES.items()}
 
 
 def rope_frequencies(
@@ -261,7 +260,7 @@ def rope_frequencies(
     """
     d = check_d_model(head_dim, "head_dim")
     b = check_base(base)
-    rope_type, params = _rope_config.rope_parameters(scaling, b, _KEYS)
+    rope_type, params = _rope_config.rope_parameters(scaling, b, _ROPE_TYPES)
     if dtype not in (torch.float32, torch.float64):
         raise ValueError(
             f"dtype must be torch.float32 (transformers' arithmetic) or torch.float64 (exact), got {dtype}"
