@@ -48,7 +48,8 @@
       position: "position p to inspect",
       columns: "columns to plot (1 to 3)",
       heatmap: "The table: positions down, columns across",
-      shrunk: (r, c) => ` (shrunk to fit: each pixel is the mean of about ${r} × ${c} cells)`,
+      shrunk: (r, c) => ` (shrunk to fit: each pixel is the mean of about ${r} × ${c} cells, so a column that swings
+        faster than that looks pale)`,
       curves: "The chosen columns against position",
       wavelengths: "Wavelength of each (sin, cos) pair, log scale",
       dots: "Dot product PE[p]·PE[p+k] against the offset k",
@@ -78,7 +79,7 @@
       position: "查看的位置 p",
       columns: "绘制的列（1 到 3 个）",
       heatmap: "编码表：纵向是位置，横向是列",
-      shrunk: (r, c) => `（为放进图中而缩小：每个像素是约 ${r} × ${c} 个格子的平均）`,
+      shrunk: (r, c) => `（为放进图中而缩小：每个像素是约 ${r} × ${c} 个格子的平均，所以变化比这更快的列颜色很浅）`,
       curves: "所选各列随位置的变化",
       wavelengths: "每个 (sin, cos) 对的波长（对数坐标）",
       dots: "点积 PE[p]·PE[p+k] 随偏移 k 的变化",
