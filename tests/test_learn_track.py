@@ -248,12 +248,16 @@ def test_budget_measures_what_it_says() -> None:
 
 @pytest.mark.parametrize("lang", pages.LANGS)
 def test_the_module_to_copy_fits_80_columns(lang: str) -> None:
-    """The twelve lines every Learn page sends the reader to copy (code.md#minimal) fit 80 columns, a Chinese
-    character counting two: at 1280 px nothing of them, comments included, is cut off."""
+    """The twelve lines every Learn page sends the reader to copy (code.md#minimal), shown again in start here's
+    section 4, are the same lines in both places, and fit 80 columns, a Chinese character counting two: at 1280 px
+    nothing of them, comments included, is cut off."""
     import unicodedata
 
-    (module,) = [
-        f.code for f in pages.fences(layout.DOCS / lang / "code.md") if "class MinimalPositionalEncoding" in f.code
-    ]
+    def modules(page: str) -> list[str]:
+        fences = pages.fences(layout.DOCS / lang / page)
+        return [f.code for f in fences if "class MinimalPositionalEncoding(nn.Module)" in f.code]
+
+    (module,) = modules("code.md")
+    assert modules("start-here.md") == [module], f"{lang}/start-here.md: section 4's module is not code.md's"
     width = {line: sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in line) for line in module.splitlines()}
     assert max(width.values()) <= 80, [line for line, w in width.items() if w > 80]

@@ -29,7 +29,7 @@
         + "the other, in degrees counter-clockwise from three o'clock (w_i in radians per position).",
       note: "Move p, or press Play: the two angles change, the turn in the last column does not. It is k·w_i "
         + "for every p — one fixed rotation per hand.",
-      faceLabel: (p, q, angles) => `Clock face: the hands at position ${p} (solid) and at ${q} (thin), pointing at `
+      faceLabel: (p, q, angles) => `Clock face: the hands at position ${p} (solid) and at ${q} (dashed), pointing at `
         + `${angles.join(", ")} degrees.`,
       handLabel: (i, a, b, turn) => `Hand ${i}: ${a}° at p, ${b}° at p + k, turned by ${turn}°.`,
       summary: (s) => `p = ${s.p}, p + k = ${s.q}. Turn of each hand from p to p + k: ${s.turns.join(", ")} `
@@ -50,7 +50,7 @@
         + "从三点钟方向逆时针量（w_i 的单位是弧度/位置）。",
       note: "拖动 p，或者点“播放”：两个角度都在变，最后一列转过的角度却不变。对每个 p，它都是 k·w_i——"
         + "每根指针转的是同一个固定角度。",
-      faceLabel: (p, q, angles) => `钟面：位置 ${p}（实线）和 ${q}（细线）处的指针，指向 ${angles.join("、")} 度。`,
+      faceLabel: (p, q, angles) => `钟面：位置 ${p}（实线）和 ${q}（虚线）处的指针，指向 ${angles.join("、")} 度。`,
       handLabel: (i, a, b, turn) => `第 ${i} 根指针：p 处 ${a}°，p + k 处 ${b}°，转过 ${turn}°。`,
       summary: (s) => `p = ${s.p}，p + k = ${s.q}。从 p 到 p + k，第 0 到第 ${s.h - 1} 根指针分别转过 `
         + `${s.turns.join("、")} 度，即 k·w_i，对每个 p 都一样。`,
