@@ -1,4 +1,5 @@
-"""The repository passes its lint hooks (.pre-commit-config.yaml: ruff check, ruff format --check, codespell, mypy)."""
+"""The repository passes its lint hooks (.pre-commit-config.yaml: ruff check, ruff format --check, codespell, mypy),
+and the code on the pages, which readers copy, is formatted and free of pyflakes' findings."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
-from site_tools import ROOT
+from site_tools import ROOT, pages
 
 
 def test_ruff_clean() -> None:
@@ -19,6 +21,66 @@ def test_ruff_clean() -> None:
         [sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("name", [n for n in pages.page_names() if n.endswith(".md")])
+def test_page_code_is_ruff_clean(name: str, tmp_path: Path) -> None:
+    """Every python block of the page, in both languages, is formatted as `ruff format` would (each fence alone, the
+    project's settings), and the code of each of its tests (a block with the blocks that continue it) has no unused
+    or undefined name, no redefinition (ruff's F rules) and no line over 120 columns (E501): the code readers copy
+    is held to the rules of the code beside it. Findings name the page line."""
+    where: dict[str, tuple[str, list[tuple[int, int]]]] = {}  # file: (page, [(first row, page line of row 1)])
+    (tmp_path / "format").mkdir()
+    (tmp_path / "check").mkdir()
+    for lang in pages.LANGS:
+        path = pages.files(lang).get(name)
+        if path is None:
+            continue
+        fences = [f for f in pages.read(path).fences if f.role in ("block", "cont") and f.syntax == "python"]
+        for f in fences:
+            file = f"{lang}-{f.line}.py"
+            (tmp_path / "format" / file).write_text(f.code + "\n", encoding="utf-8")
+            where[file] = (pages.rel(path), [(1, f.line + 1)])
+        for head in dict.fromkeys(f.head for f in fences):
+            chain = [f for f in fences if f.head == head]
+            rows, row = [], 1
+            for f in chain:
+                rows.append((row, f.line + 1))
+                row += f.code.count("\n") + 1
+            file = f"{lang}-chain-{head}.py"
+            (tmp_path / "check" / file).write_text("\n".join(f.code for f in chain) + "\n", encoding="utf-8")
+            where[file] = (pages.rel(path), rows)
+
+    def page_line(file: str, row: int) -> str:
+        page, rows = where[file]
+        first, line = max((r for r in rows if r[0] <= row), key=lambda r: r[0])
+        return f"{page}:{line + row - first}"
+
+    ruff = [sys.executable, "-m", "ruff", "--config", str(ROOT / "pyproject.toml")]
+    fmt = subprocess.run(
+        [*ruff[:3], "format", *ruff[3:], "--check", "--output-format", "concise", "."],
+        cwd=tmp_path / "format",
+        capture_output=True,
+        text=True,
+    )
+    unformatted = [page_line(file, int(row)) for file, row in re.findall(r"^(\S+?\.py):(\d+):\d+: ", fmt.stdout, re.M)]
+    assert not unformatted, (
+        "not formatted as `ruff format` would format it (make format does not reach the pages):\n"
+        + ("\n".join(unformatted))
+    )
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+    check = subprocess.run(
+        [*ruff[:3], "check", *ruff[3:], "--no-cache", "--select", "F,E501", "--output-format", "concise", "."],
+        cwd=tmp_path / "check",
+        capture_output=True,
+        text=True,
+    )
+    found = [
+        f"{page_line(file, int(row))}: {message}"
+        for file, row, message in re.findall(r"^(\S+?\.py):(\d+):\d+: (.*)$", check.stdout, re.M)
+    ]
+    assert not found, "\n".join(found)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_library_does_not_import_site_tooling_or_matplotlib_at_top_level() -> None:
