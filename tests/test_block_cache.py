@@ -180,3 +180,24 @@ def test_a_run_reuses_only_what_passed_with_the_same_code(tmp_path: Path) -> Non
     assert _run_pytest(tmp_path, cache).returncode == 0 and ran() == []  # nothing changed: nothing runs
     off = _run_pytest(tmp_path, cache, **{NO_CACHE_ENV: "1"})  # caching off: every block runs
     assert off.returncode == 0 and ran() == ["a", "b"]
+
+
+def test_a_failing_block_is_reported_at_its_page_line(tmp_path: Path) -> None:
+    """pytest-codeblocks names only a chain's first fence and drops the blank lines of an indented fence;
+    ``failing_line`` names the page line the code failed on, in the block that continues it, inside a box."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# A page\n\n```python\nx = 1\n\ny = 2\n```\n\n"
+        '??? note "Check"\n    <!--pytest-codeblocks:cont-->\n    ```python\n    z = x + y\n\n    assert z == 4, "z"\n'
+        "    ```\n",
+        encoding="utf-8",
+    )
+    (block,) = [b for b in extract_from_buffer(StringIO(page.read_text(encoding="utf-8"))) if b.syntax == "python"]
+    try:
+        try:
+            exec(block.code, {})
+        except Exception:  # wrapped as pytest-codeblocks wraps it: the error in __context__
+            raise RuntimeError("line 3, line 3: ...")  # noqa: B904
+    except RuntimeError as error:
+        item: Any = type("Item", (), {"path": page, "obj": block})()
+        assert block_cache.failing_line(item, error) == f'{page}:14: assert z == 4, "z"\nAssertionError: z'

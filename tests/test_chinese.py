@@ -129,6 +129,12 @@ def _id(p: Path) -> str:
     return p.name
 
 
+def _shown(p: Path) -> str:
+    """A page as a failure names it: docs/zh/NAME.md, the file to edit."""
+    root = layout.DOCS.parent
+    return p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p)
+
+
 # --- a page's prose, with line numbers kept -------------------------------------------------------------------
 
 
@@ -447,13 +453,23 @@ def test_rendered_blocks_are_what_a_browser_lays_out() -> None:
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_no_italics_on_chinese_text(path: Path) -> None:
     """Chinese has no italic forms (browsers slant the glyphs); emphasis is bold."""
+    found = italic_violations(path)
+    assert found == [], f"{_shown(path)}: use **bold** for emphasis in Chinese:\n" + "\n".join(found)
+
+
+# Italics as Python-Markdown reads them: *…* anywhere, between two ideographs too (一条*斜坡*，: an asterisk
+# inside a word still opens emphasis), _…_ only at a word's edge (an underscore between two letters, ideographs
+# included, is literal).
+_ITALIC = re.compile(r"(?<![*\\])\*(?![*\s])([^*]+?)\*(?!\*)|(?<![_\w\\])_(?![_\s])([^_]+?)_(?![_\w])")
+
+
+def italic_violations(path: Path) -> list[str]:
+    """Italic text with Chinese in it, as "line N: *…*"."""
     found = []
     for n, line in stated_numbers.prose_lines(path.read_text(encoding="utf-8")):
         line = re.sub(r"\*\*[^*]+\*\*|__[^_]+__", "", line)
-        for m in re.finditer(r"(?<![*\w\\])\*(?![*\s])([^*]+?)\*(?!\*)|(?<![_\w\\])_(?![_\s])([^_]+?)_(?![_\w])", line):
-            if re.search(CJK, m.group(0)):
-                found.append(f"line {n}: {m.group(0)}")
-    assert found == [], f"{path.name}: use **bold** for emphasis in Chinese:\n" + "\n".join(found)
+        found += [f"line {n}: {m.group(0)}" for m in _ITALIC.finditer(line) if re.search(CJK, m.group(0))]
+    return found
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -467,7 +483,7 @@ def test_chinese_quotes_are_curly(path: Path) -> None:
                 found.append(f"line {n}: {m.group(0)}")
         if line.count('"') % 2:
             found.append(f"line {n}: unpaired straight quote")
-    assert found == [], f"{path.name}: use “ ” around Chinese text:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}: use “ ” around Chinese text:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -477,7 +493,7 @@ def test_no_stray_spaces_on_the_rendered_page(path: Path) -> None:
     where a space belongs (between Chinese and a Latin word, a number, code or math), or not at all."""
     found = cjk.stray_spaces(f"<article>{pages.render(path)}</article>", lang="zh")
     assert found == [], (
-        f"{path.name}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
+        f"{_shown(path)}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
         "join the lines there):\n" + "\n".join(map(str, found))
     )
 
@@ -485,7 +501,7 @@ def test_no_stray_spaces_on_the_rendered_page(path: Path) -> None:
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_one_term_per_idea(path: Path) -> None:
     found = term_violations(path)
-    assert found == [], f"{path.name}:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}:\n" + "\n".join(found)
 
 
 EXPLORERS = sorted((pages.ROOT / "overrides" / "assets" / "javascripts").glob("*.js"))
@@ -690,6 +706,13 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
     assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
     assert len(english) == 3
 
+    (tmp_path / "zh").mkdir()
+    italic = tmp_path / "zh" / "italic.md"  # rendered with the zh config
+    italic.write_text("一条*平滑的斜坡*，一条 *斜坡* 。\n\n**粗体**、a_b_c、词_元_表、`*代码*`都不是斜体。\n", "utf-8")
+    assert italic_violations(italic) == ["line 1: *平滑的斜坡*", "line 1: *斜坡*"]
+    html = pages.render(italic)
+    assert html.count("<em>") == 2 and "<em>平滑的斜坡</em>" in html  # what the check flags is what renders slanted
+
 
 # CommonMark (Jupyter's Markdown: every chapter's downloadable notebook, which carries the page's prose) closes **
 # only after a letter, or before a space or punctuation: "**标题。**正文" stays literal asterisks there
@@ -730,26 +753,26 @@ def test_notebook_bold_renders() -> None:
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_links_name_a_page_by_its_name(path: Path) -> None:
     found = link_text_violations(path)
-    assert found == [], f"{path.name}:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_percentages_have_no_space(path: Path) -> None:
     found = percent_violations(path)
-    assert found == [], f"{path.name}: write percentages as 95% in Chinese:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}: write percentages as 95% in Chinese:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_titles_are_in_book_title_marks(path: Path) -> None:
     found = title_violations(path, known_titles())
-    assert found == [], f"{path.name}: titles in 《》, quotations in “”:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}: titles in 《》, quotations in “”:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_no_english_left_in_code_comments(path: Path) -> None:
     """A Chinese page's code is the English page's, its comments are Chinese."""
     found = english_comment_violations(path)
-    assert found == [], f"{path.name}: translate these comments (the code stays as it is):\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}: translate these comments (the code stays as it is):\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -757,7 +780,7 @@ def test_no_english_left_in_chinese_prose(path: Path) -> None:
     """Translate English left in prose; quote the original only where its wording matters, with the
     translation beside it: “original”（译文） or 译文（original）."""
     found = english_violations(path, glossary())
-    assert found == [], f"{path.name}:\n" + "\n".join(found)
+    assert found == [], f"{_shown(path)}:\n" + "\n".join(found)
 
 
 GUIDES = [layout.DOCS / lang / "contributing.md" for lang in pages.LANGS]

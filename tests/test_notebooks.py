@@ -84,7 +84,7 @@ def cell_lines(nb: nbformat.NotebookNode, path: Path) -> dict[int, int]:
         meta = cell.metadata.get("pe_docs", {}) if cell.cell_type == "code" else {"markdown": True}
         if "figure" in meta:
             out[index] = next(figure_lines, 0)
-        elif not meta:
+        elif not {"markdown", "check"} & set(meta):  # a page block, one that continues another ("cont") too
             out[index] = next(running, 0)
     return out
 
@@ -108,8 +108,9 @@ def test_notebook_runs_top_to_bottom(
         nb = kernels.executed(result) if result.get("notebook") else None
         line = cell_lines(nb, path).get(result.get("cell")) if nb is not None else None
         mkl = result.get("mkl") or "the default"
+        at = f"at the cell of page line {line}" if line else "before a page block ran" if nb is None else "in a cell"
         raise AssertionError(
-            f"{where}: the notebook failed at the cell of page line {line} (MKL_CBWR={mkl}: "
+            f"{where}: the notebook failed {at} (MKL_CBWR={mkl}: "
             f"{kernels.MKL_NAMES.get(mkl, 'this CPU')}):\n{result['error'][-6000:]}"
         )
     nb = kernels.executed(result)

@@ -118,6 +118,19 @@ def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monk
         f"d.md: docs/en/d.md is not in the nav: add `- d.md` to nav: in {en}, in the section it belongs to ('Use', "
         "'Reference')"
     ]
+    # in both navs, but in another section, or in another place in its section: make check names both places
+    head = "INHERIT: mkdocs.yml\nnav:\n  - index.md\n"
+    zh.write_text(head + "  - 使用:\n      - a.md\n  - 参考:\n      - c.md\n      - b.md\n")
+    (problem,) = pages.nav_problems_of("b.md", configs)
+    assert problem == (
+        f"b.md: the navs put it in different places: {en} under 'Use', after a.md, {zh} under '参考', after c.md; "
+        f"move it in {zh} to the place {en} gives it"
+    )
+    zh.write_text(head + "  - 使用:\n      - b.md\n      - a.md\n  - 参考:\n      - c.md\n")
+    (problem,) = pages.nav_problems_of("a.md", configs)
+    assert f"{en} under 'Use', first, {zh} under '使用', after b.md" in problem
+    (problem,) = pages.nav_problems_of("b.md", configs)
+    assert f"{en} under 'Use', after a.md, {zh} under '使用', first" in problem
 
 
 def test_every_figure_is_used_and_every_reference_registered() -> None:

@@ -229,7 +229,36 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
             problems.append(f"{name}: docs/{lang}/{name} is not in the nav: add `- {name}` to nav: in {config}{where}")
         elif not exists and name in places[lang]:
             problems.append(f"{name}: {config} lists {name} under nav:, but docs/{lang}/{name} does not exist")
+    if not problems and all(name in places[lang] for lang in LANGS):
+        # both navs list it: in the same section (sections are in the same order, titled in each language) and
+        # after the same page, as the footer's Previous/Next and the book follow the nav
+        first, *others = LANGS
+        for other in others:
+            if _place(places[other], name) != _place(places[first], name):
+                problems.append(
+                    f"{name}: the navs put it in different places: {rel(configs[first])} "
+                    f"{_where(places[first], name)}, {rel(configs[other])} {_where(places[other], name)}; "
+                    f"move it in {rel(configs[other])} to the place {rel(configs[first])} gives it"
+                )
     return problems
+
+
+def _place(places: dict[str, tuple[str, ...]], name: str) -> tuple[int, int, int]:
+    """Where a nav lists page ``name``, comparable across languages: the index of its top-level section (-1 at the
+    top level), its nesting depth, and its index among the pages of its (sub)section."""
+    sections = places[name]
+    top = _top_sections(places).index(sections[0]) if sections else -1
+    siblings = [n for n, s in places.items() if s == sections]
+    return top, len(sections), siblings.index(name)
+
+
+def _where(places: dict[str, tuple[str, ...]], name: str) -> str:
+    """Where a nav lists page ``name``, in words: "under 'Use', after b.md"."""
+    sections = places[name]
+    siblings = [n for n, s in places.items() if s == sections]
+    k = siblings.index(name)
+    under = f"under {sections[-1]!r}" if sections else "at the top level"
+    return under + (f", after {siblings[k - 1]}" if k else ", first")
 
 
 def _top_sections(places: dict[str, tuple[str, ...]]) -> list[str]:

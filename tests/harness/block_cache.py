@@ -10,16 +10,20 @@ blank lines left out), what it must print, its marks, and ``site_tools.build.ker
 and the figures' sources, every pin, Python, the CPU, MKL's code path, torch's threads, the harness itself). Change any
 of them and the block runs again; ``PE_DOCS_NO_CACHE=1`` runs every block. A test that failed is never remembered.
 ``tests/test_block_cache.py`` checks the rule.
+
+A page block that fails is reported at the page line it failed on (:func:`failing_line`): pytest-codeblocks names
+only the line of the block's first fence and prints the code of the whole chain.
 """
 
 from __future__ import annotations
 
+import traceback
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from site_tools import cache
+from site_tools import cache, pages
 from site_tools.build import kernels
 
 
@@ -64,6 +68,43 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     outcome = yield
     if outcome.excinfo is None and not dict(item.user_properties).get("pe_docs_reused"):
         remember(block)
+
+
+def failing_line(item: pytest.Item, error: BaseException) -> str | None:
+    """Where a page block's test failed, as "docs/<lang>/<page>.md:<line>: <the line>" and the error: the last line
+    of the page's code in the traceback of the error pytest-codeblocks wraps (the code of a block and the blocks that
+    continue it, run as one string), mapped back to its fence. ``None`` if the failure is not in the page's code (an
+    expected output that differs: pytest-codeblocks' own message says so)."""
+    cause = error.__cause__ or error.__context__
+    if cause is None:
+        return None
+    lines = [n for frame, n in traceback.walk_tb(cause.__traceback__) if frame.f_code.co_filename == "<string>"]
+    if not lines:
+        return None
+    path = Path(str(item.path))
+    head = item.obj.lineno  # type: ignore[attr-defined]  # pytest-codeblocks: the line of the first fence
+    chain = [f for f in pages.read(path).fences if f.role in ("block", "cont") and f.head == head]
+    # the page's lines of the chain, in order; pytest-codeblocks drops the blank lines of an indented fence, so the
+    # run code's lines are found in them one after the other
+    shown = [(f.line + 1 + j, text.rstrip()) for f in chain for j, text in enumerate(f.code.split("\n"))]
+    k = -1
+    for text in item.obj.code.split("\n")[: lines[-1]]:  # type: ignore[attr-defined]
+        k = next((i for i in range(k + 1, len(shown)) if shown[i][1] == text.rstrip()), len(shown))
+    if not 0 <= k < len(shown):
+        return None
+    line, text = shown[k]
+    return f"{pages.rel(path)}:{line}: {text.strip()}\n{type(cause).__name__}: {cause}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A page block that failed: its report starts with the page line it failed on (:func:`failing_line`)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.when == "call" and call.excinfo is not None and is_page_block(item):
+        where = failing_line(item, call.excinfo.value)
+        if where:
+            report.longrepr = f"{where}\n\n{report.longrepr}"
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
