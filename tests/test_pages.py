@@ -131,6 +131,10 @@ def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monk
     assert f"{en} under 'Use', first, {zh} under '使用', after b.md" in problem
     (problem,) = pages.nav_problems_of("b.md", configs)
     assert f"{en} under 'Use', after a.md, {zh} under '使用', first" in problem
+    # a page missing from one nav is its own problem, not the next page's
+    zh.write_text(head + "  - 使用:\n      - b.md\n  - 参考:\n      - c.md\n")
+    assert pages.nav_problems_of("b.md", configs) == []
+    assert "docs/zh/a.md is not in the nav" in pages.nav_problems_of("a.md", configs)[0]
 
 
 def test_every_figure_is_used_and_every_reference_registered() -> None:

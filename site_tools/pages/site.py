@@ -231,33 +231,38 @@ def nav_problems_of(name: str, configs: Mapping[str, Path] | None = None) -> lis
             problems.append(f"{name}: {config} lists {name} under nav:, but docs/{lang}/{name} does not exist")
     if not problems and all(name in places[lang] for lang in LANGS):
         # both navs list it: in the same section (sections are in the same order, titled in each language) and
-        # after the same page, as the footer's Previous/Next and the book follow the nav
+        # after the same page (of those both navs list: a page missing from one nav is its own problem), as the
+        # footer's Previous/Next and the book follow the nav
+        both = set.intersection(*(set(places[lang]) for lang in LANGS))
         first, *others = LANGS
         for other in others:
-            if _place(places[other], name) != _place(places[first], name):
+            if _place(places[other], name, both) != _place(places[first], name, both):
                 problems.append(
                     f"{name}: the navs put it in different places: {rel(configs[first])} "
-                    f"{_where(places[first], name)}, {rel(configs[other])} {_where(places[other], name)}; "
+                    f"{_where(places[first], name, both)}, {rel(configs[other])} {_where(places[other], name, both)}; "
                     f"move it in {rel(configs[other])} to the place {rel(configs[first])} gives it"
                 )
     return problems
 
 
-def _place(places: dict[str, tuple[str, ...]], name: str) -> tuple[int, int, int]:
+def _siblings(places: dict[str, tuple[str, ...]], name: str, among: set[str]) -> list[str]:
+    """The pages of ``among`` that a nav lists in the same (sub)section as page ``name``, in order."""
+    return [n for n, s in places.items() if s == places[name] and n in among]
+
+
+def _place(places: dict[str, tuple[str, ...]], name: str, among: set[str]) -> tuple[int, int, int]:
     """Where a nav lists page ``name``, comparable across languages: the index of its top-level section (-1 at the
-    top level), its nesting depth, and its index among the pages of its (sub)section."""
+    top level), its nesting depth, and its index among the pages of ``among`` in its (sub)section."""
     sections = places[name]
     top = _top_sections(places).index(sections[0]) if sections else -1
-    siblings = [n for n, s in places.items() if s == sections]
-    return top, len(sections), siblings.index(name)
+    return top, len(sections), _siblings(places, name, among).index(name)
 
 
-def _where(places: dict[str, tuple[str, ...]], name: str) -> str:
+def _where(places: dict[str, tuple[str, ...]], name: str, among: set[str]) -> str:
     """Where a nav lists page ``name``, in words: "under 'Use', after b.md"."""
-    sections = places[name]
-    siblings = [n for n, s in places.items() if s == sections]
+    siblings = _siblings(places, name, among)
     k = siblings.index(name)
-    under = f"under {sections[-1]!r}" if sections else "at the top level"
+    under = f"under {places[name][-1]!r}" if places[name] else "at the top level"
     return under + (f", after {siblings[k - 1]}" if k else ", first")
 
 
