@@ -28,7 +28,7 @@
       caption: (p, q) => `Where each hand points at p = ${p} and at p + k = ${q}, and how far it turns from one to `
         + "the other, in degrees counter-clockwise from three o'clock (w_i in radians per position).",
       note: "Move p, or press Play: the two angles change, the turn in the last column does not. It is k·w_i "
-        + "for every p — one fixed rotation per hand.",
+        + "(less whole turns) for every p — one fixed rotation per hand.",
       faceLabel: (p, q, angles) => `Clock face: the hands at position ${p} (solid) and at ${q} (dashed), pointing at `
         + `${angles.join(", ")} degrees.`,
       handLabel: (i, a, b, turn) => `Hand ${i}: ${a}° at p, ${b}° at p + k, turned by ${turn}°.`,
@@ -48,7 +48,7 @@
       headers: ["指针", "w_i", "p 处", "p + k 处", "转过"],
       caption: (p, q) => `每根指针在 p = ${p} 和 p + k = ${q} 处的指向，以及从前者到后者转过的角度，单位为度，`
         + "从三点钟方向逆时针量（w_i 的单位是弧度/位置）。",
-      note: "拖动 p，或者点“播放”：两个角度都在变，最后一列转过的角度却不变。对每个 p，它都是 k·w_i——"
+      note: "拖动 p，或者点“播放”：两个角度都在变，最后一列转过的角度却不变。对每个 p，它都是 k·w_i（不计整圈）——"
         + "每根指针转的是同一个固定角度。",
       faceLabel: (p, q, angles) => `钟面：位置 ${p}（实线）和 ${q}（虚线）处的指针，指向 ${angles.join("、")} 度。`,
       handLabel: (i, a, b, turn) => `第 ${i} 根指针：p 处 ${a}°，p + k 处 ${b}°，转过 ${turn}°。`,
