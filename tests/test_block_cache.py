@@ -201,3 +201,13 @@ def test_a_failing_block_is_reported_at_its_page_line(tmp_path: Path) -> None:
     except RuntimeError as error:
         item: Any = type("Item", (), {"path": page, "obj": block})()
         assert block_cache.failing_line(item, error) == f'{page}:14: assert z == 4, "z"\nAssertionError: z'
+
+
+def test_a_shell_block_fails_without_running(tmp_path: Path) -> None:
+    """pytest-codeblocks runs a ```bash block as shell commands; on a page it fails and its commands never run."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    ran = tmp_path / "ran"
+    (tmp_path / "page.md").write_text(f"# P\n\n```bash\ntouch {ran}\n```\n", encoding="utf-8")
+    result = _run_pytest(tmp_path, tmp_path / "cache")
+    assert result.returncode == 1 and not ran.exists(), result.stdout
+    assert "```bash blocks are not run; show commands as ```console" in result.stdout

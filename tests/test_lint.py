@@ -58,17 +58,13 @@ def test_page_code_is_ruff_clean(name: str, tmp_path: Path) -> None:
 
     ruff = [sys.executable, "-m", "ruff", "--config", str(ROOT / "pyproject.toml")]
     fmt = subprocess.run(
-        [*ruff[:3], "format", *ruff[3:], "--check", "--output-format", "concise", "."],
+        [*ruff[:3], "format", *ruff[3:], "--no-cache", "--diff", "."],
         cwd=tmp_path / "format",
         capture_output=True,
         text=True,
     )
-    unformatted = [page_line(file, int(row)) for file, row in re.findall(r"^(\S+?\.py):(\d+):\d+: ", fmt.stdout, re.M)]
-    assert not unformatted, (
-        "not formatted as `ruff format` would format it (make format does not reach the pages):\n"
-        + ("\n".join(unformatted))
-    )
-    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+    # the diff, each block's header naming its page line: what to change, in one run with the findings below
+    diff = re.sub(r"^(---|\+\+\+) (\S+?\.py)$", lambda m: f"{m[1]} {page_line(m[2], 1)}", fmt.stdout, flags=re.M)
     check = subprocess.run(
         [*ruff[:3], "check", *ruff[3:], "--no-cache", "--select", "F,E501", "--output-format", "concise", "."],
         cwd=tmp_path / "check",
@@ -79,8 +75,10 @@ def test_page_code_is_ruff_clean(name: str, tmp_path: Path) -> None:
         f"{page_line(file, int(row))}: {message}"
         for file, row, message in re.findall(r"^(\S+?\.py):(\d+):\d+: (.*)$", check.stdout, re.M)
     ]
+    if diff.strip():
+        found.append("not formatted as `ruff format` would format it (make format does not reach the pages):\n" + diff)
     assert not found, "\n".join(found)
-    assert check.returncode == 0, check.stdout + check.stderr
+    assert fmt.returncode == check.returncode == 0, fmt.stdout + fmt.stderr + check.stdout + check.stderr
 
 
 def test_library_does_not_import_site_tooling_or_matplotlib_at_top_level() -> None:

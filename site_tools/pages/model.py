@@ -269,7 +269,10 @@ class Page:
                 what = f"'{head.tick}{head.info}'" if head else "a block that does not run"
                 out.append(f"{at}python block never runs: its marker joins it to {what} at line {f.head}")
             elif f.role == "block" and f.syntax in ("sh", "bash", "zsh"):
-                out.append(f"{at}```{f.syntax} blocks run as shell commands in the tests; show commands as ```console")
+                out.append(
+                    f"{at}```{f.syntax} blocks would run as shell commands, so the tests fail them without running "
+                    "them; show commands as ```console"
+                )
             if f.role == "expected-output" and heads.get(f.head) is not None and not heads[f.head].runs:
                 out.append(f"{at}expected output of a block that does not run (line {f.head})")
         for n in self.indented_code:

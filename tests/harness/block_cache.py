@@ -55,9 +55,20 @@ def remember(block: Any) -> None:
         record.touch()
 
 
+SHELLS = ("sh", "bash", "zsh")  # what pytest-codeblocks would run as a shell command
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
-    """Run a page block's test unless :func:`passed_before` says it may pass; remember it when it passes."""
+    """Run a page block's test unless :func:`passed_before` says it may pass; remember it when it passes. A shell
+    block of a page is never run (pytest-codeblocks would run its commands on the contributor's machine): it fails,
+    as the page check (``site_tools.pages``) says why."""
+    block = getattr(item, "obj", None)
+    if getattr(block, "syntax", None) in SHELLS and hasattr(block, "expected_output"):
+        item.runtest = lambda: pytest.fail(  # type: ignore[method-assign]
+            f"line {block.lineno}: ```{block.syntax} blocks are not run; show commands as ```console",  # type: ignore[union-attr]
+            pytrace=False,
+        )
     if not is_page_block(item):
         yield
         return
