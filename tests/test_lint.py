@@ -36,13 +36,11 @@ def test_page_code_is_ruff_clean(name: str, tmp_path: Path) -> None:
         path = pages.files(lang).get(name)
         if path is None:
             continue
-        fences = [f for f in pages.read(path).fences if f.role in ("block", "cont") and f.syntax == "python"]
-        for f in fences:
-            file = f"{lang}-{f.line}.py"
-            (tmp_path / "format" / file).write_text(f.code + "\n", encoding="utf-8")
-            where[file] = (pages.rel(path), [(1, f.line + 1)])
-        for head in dict.fromkeys(f.head for f in fences):
-            chain = [f for f in fences if f.head == head]
+        for head, chain in pages.read(path).chains().items():
+            for f in chain:
+                file = f"{lang}-{f.line}.py"
+                (tmp_path / "format" / file).write_text(f.code + "\n", encoding="utf-8")
+                where[file] = (pages.rel(path), [(1, f.line + 1)])
             rows, row = [], 1
             for f in chain:
                 rows.append((row, f.line + 1))

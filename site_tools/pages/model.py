@@ -59,6 +59,10 @@ _FIGURE_SRC = re.compile(r"^(?:\./)?figures/(?P<name>[\w.-]+?)\.(?P<theme>light|
 # --- what a page is made of --------------------------------------------------------------------------------------
 
 
+# Fence syntaxes pytest-codeblocks runs as shell commands (tests/harness/block_cache.py fails them unrun).
+SHELLS = ("sh", "bash", "zsh")
+
+
 @dataclass(frozen=True)
 class Fence:
     """One fenced code block of a page, as markdown-it reads it, with what pytest-codeblocks does with it."""
@@ -242,14 +246,18 @@ class Page:
         expected outputs (what :func:`code_units` compares and ``make sync`` copies)."""
         return [f for f in self.fences if f.looks_like_python or f.role == "expected-output"]
 
-    def blocks(self) -> list[tuple[int, str]]:
-        """(line, code) of each test pytest-codeblocks makes of the page's python (a block with its continuations;
-        marked ones too)."""
-        out: dict[int, list[str]] = {}
+    def chains(self) -> dict[int, list[Fence]]:
+        """The fences of each test pytest-codeblocks makes of the page's python, keyed by the line of its first fence:
+        a block and the blocks that continue it (marked ones too)."""
+        out: dict[int, list[Fence]] = {}
         for f in self.fences:
             if f.role in ("block", "cont") and f.syntax == "python":
-                out.setdefault(f.head, []).append(f.code)
-        return [(line, "\n".join(codes)) for line, codes in out.items()]
+                out.setdefault(f.head, []).append(f)
+        return out
+
+    def blocks(self) -> list[tuple[int, str]]:
+        """(line, code) of each test pytest-codeblocks makes of the page's python (:meth:`chains`, joined)."""
+        return [(line, "\n".join(f.code for f in chain)) for line, chain in self.chains().items()]
 
     def problems(self) -> list[str]:
         """Every place where the tests would not run what the page shows, one sentence each, with its line."""
@@ -268,7 +276,7 @@ class Page:
                 head = heads.get(f.head)
                 what = f"'{head.tick}{head.info}'" if head else "a block that does not run"
                 out.append(f"{at}python block never runs: its marker joins it to {what} at line {f.head}")
-            elif f.role == "block" and f.syntax in ("sh", "bash", "zsh"):
+            elif f.role == "block" and f.syntax in SHELLS:
                 out.append(
                     f"{at}```{f.syntax} blocks would run as shell commands, so the tests fail them without running "
                     "them; show commands as ```console"

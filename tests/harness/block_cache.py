@@ -25,6 +25,7 @@ import pytest
 
 from site_tools import cache, pages
 from site_tools.build import kernels
+from site_tools.pages.model import SHELLS
 
 
 def is_page_block(item: pytest.Item) -> bool:
@@ -53,9 +54,6 @@ def remember(block: Any) -> None:
         record = kernels.block_passed(key_of(block))
         record.parent.mkdir(parents=True, exist_ok=True)
         record.touch()
-
-
-SHELLS = ("sh", "bash", "zsh")  # what pytest-codeblocks would run as a shell command
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -94,7 +92,7 @@ def failing_line(item: pytest.Item, error: BaseException) -> str | None:
         return None
     path = Path(str(item.path))
     head = item.obj.lineno  # type: ignore[attr-defined]  # pytest-codeblocks: the line of the first fence
-    chain = [f for f in pages.read(path).fences if f.role in ("block", "cont") and f.head == head]
+    chain = pages.read(path).chains().get(head, [])
     # the page's lines of the chain, in order; pytest-codeblocks drops the blank lines of an indented fence, so the
     # run code's lines are found in them one after the other
     shown = [(f.line + 1 + j, text.rstrip()) for f in chain for j, text in enumerate(f.code.split("\n"))]
