@@ -326,6 +326,26 @@ def check_wavelengths(fig: Figure, *, d_model: int) -> None:
     assert ax.get_yscale() == "log"
 
 
+def check_scale_shares(fig: Figure, *, d_model: int) -> None:
+    """One tick per wavelength: the closed form (top) and 2π over evenly spaced frequencies from 1 to 1/10000 (bottom);
+    under each row, the count of its wavelengths in [10, 100), [100, 1000) and [1000, 10000)."""
+    ax = fig.axes[0]
+    even = 2 * math.pi / np.linspace(1.0, 1.0 / BASE, d_model // 2)
+    geometric, evenly = ax.get_lines()
+    for line, lam, y, what in ((geometric, wavelength(d_model), 1, "geometric"), (evenly, even, 0, "even")):
+        x, ys = xy(line)
+        close(x, lam, rtol=1e-12, atol=0, what=f"{what} wavelengths")
+        assert set(ys.tolist()) == {y} and line.get_marker() == "|"
+    counts = [t.get_text() for t in ax.texts if t.get_text().isdigit()]
+    per_range = [
+        str(int(((lam >= lo) & (lam < 10 * lo)).sum())) for lam in (wavelength(d_model), even) for lo in (10, 100, 1000)
+    ]
+    assert counts == per_range
+    spans = [patch.get_bbox().bounds for patch in ax.patches]  # the ranges shaded: (x, y, width, height)
+    close(spans, [(lo, 0, 9 * lo, 1) for lo in (10, 100, 1000)], rtol=1e-12, atol=0, what="tenfold ranges")
+    assert ax.get_xscale() == "log"
+
+
 def check_scales(
     fig: Figure, *, d_model: int, short: int, long: int, low_dims: Sequence[int], high_dims: Sequence[int]
 ) -> None:
@@ -505,8 +525,7 @@ def check_singular_values(fig: Figure, *, lengths: Sequence[int], d_model: int) 
         assert line.get_label() == f"L = {length}"
 
 
-def check_position_scores(fig: Figure, *, max_len: int, d_model: int, seed: int) -> None:
-    plain_ax, projected_ax = fig.axes[:2]
+def check_position_scores(fig: Figure, *, max_len: int, d_model: int, seed: int, rope: bool = False) -> None:
     offset = np.arange(max_len)[None, :] - np.arange(max_len)[:, None]  # j - i: column j, row i
     plain = np.cos(offset[:, :, None] * freqs(d_model)).sum(axis=-1) / math.sqrt(d_model)
     g = torch.Generator().manual_seed(seed)  # documented: W_Q then W_K, N(0, 1/d), float64
@@ -515,7 +534,17 @@ def check_position_scores(fig: Figure, *, max_len: int, d_model: int, seed: int)
     t = table(max_len, d_model)
     projected = (t @ w_q) @ (t @ w_k).T / math.sqrt(d_model)  # row i = query, column j = key
     assert np.abs(projected - projected.T).max() > 0.1  # so a transposed panel cannot pass
-    for ax, expected in ((plain_ax, plain), (projected_ax, projected)):
+    panels = [plain, projected]
+    if rope:  # then the token x ~ N(0, 1); q = x W_Q, k = x W_K, pairs (2i, 2i+1) as complex numbers a + ib
+        x = torch.randn(d_model, generator=g, dtype=torch.float64).numpy()
+        q, k = x @ w_q, x @ w_k
+        zq, zk = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
+        # (R_i q) · (R_j k) = Re(sum_p zq e^(i·i·w_p) conj(zk e^(i·j·w_p))), a function of j - i
+        rotary = (zq * zk.conj() * np.exp(-1j * offset[:, :, None] * freqs(d_model))).sum(-1).real / math.sqrt(d_model)
+        assert np.abs(rotary - rotary.T).max() > 0.1  # +k and -k differ: a transposed panel cannot pass
+        panels.append(rotary)
+    assert sum(bool(ax.get_images()) for ax in fig.axes) == len(panels)
+    for ax, expected in zip(fig.axes, panels, strict=False):
         assert "query" in ax.get_ylabel() and "key" in ax.get_xlabel()
         close(pixels(ax), expected, atol=1e-12, what=ax.get_title())
         m = np.abs(expected).max()
@@ -908,6 +937,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "waveforms": ("plot_waveforms", check_waveforms),
     "wavelengths": ("plot_wavelengths", check_wavelengths),
+    "scale-shares": ("plot_scale_shares", check_scale_shares),
     "scales": ("plot_scales", check_scales),
     "binary-vs-sinusoid": ("plot_binary_vs_sinusoid", check_binary_vs_sinusoid),
     "neighbour-similarity": ("plot_neighbour_similarity", check_neighbour_similarity),
@@ -916,6 +946,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "dtype-error": ("plot_dtype_error", check_dtype_error),
     "singular-values": ("plot_singular_values", check_singular_values),
     "position-scores": ("plot_position_scores", check_position_scores),
+    "rope-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),
     "clock-hands": ("plot_clock_hands", check_clock_hands),

@@ -11,6 +11,7 @@ from pe_docs.plotting import (
     plot_frequency_ulps,
     plot_log_trick_error,
     plot_neighbour_similarity,
+    plot_scale_shares,
     plot_scales,
     plot_wavelengths,
 )
@@ -30,6 +31,7 @@ def test_registered_figures_render_in_both_languages(name: str) -> None:
 def test_small_versions_return_figures() -> None:
     figs = [
         plot_wavelengths(64, lang="zh"),
+        plot_scale_shares(64, base=500.0, layout="narrow", lang="zh"),
         plot_scales(64, short=10, long=1000, low_dims=(0,), high_dims=(62,)),
         plot_binary_vs_sinusoid(3, 64, theme="dark"),
         plot_neighbour_similarity((16,), 50),

@@ -34,6 +34,7 @@ from pe_docs.plotting.uniqueness import plot_closest_returns
 from pe_docs.plotting.wavelength import (
     plot_binary_vs_sinusoid,
     plot_neighbour_similarity,
+    plot_scale_shares,
     plot_scales,
     plot_wavelengths,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "plot_position_scores",
     "plot_principal_components",
     "plot_rotating_pairs",
+    "plot_scale_shares",
     "plot_scales",
     "plot_similarity_matrix",
     "plot_singular_values",

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_d_model, check_int
 from pe_docs.analysis.attention_bias import position_scores
 from pe_docs.analysis.capacity import singular_values
+from pe_docs.analysis.rope import rope_rotate
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.plotting._style import (
     NARROW_WIDTH,
@@ -105,29 +106,37 @@ def plot_position_scores(
     d_model: int = 64,
     *,
     seed: int = 0,
+    rope: bool = False,
     layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
-    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W).
+    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W); with
+    ``rope=True`` a third: RoPE's ``(R_i q) · (R_j k)`` for one token at every position (a function of ``j − i``
+    again, but not of ``|j − i|`` alone).
 
     Scores are those of ``pe_docs.analysis.attention_bias.position_scores`` (divided by ``√d_model``) for the
     float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
-    seeded with ``seed``, so the figure is deterministic. Each panel has its own symmetric colour scale.
+    seeded with ``seed``, so the figure is deterministic. The third panel draws a token embedding ``x ~ N(0, 1)``
+    from the same generator after them, projects it, ``q = x W_Q`` and ``k = x W_K``, and turns ``q`` to
+    position ``i`` and ``k`` to ``j`` with ``pe_docs.analysis.rope_rotate`` (neighbouring pairs, base 10000), divided
+    by ``√d_model``. Each panel has its own symmetric colour scale.
 
     Args:
         max_len: Number of positions (rows and columns of each heatmap); an integer >= 1.
         d_model: Width of the table; a positive even integer.
         seed: Seed of the random projections; an integer >= 0.
+        rope: Whether to add the third panel, RoPE's scores; a bool.
         layout: ``"wide"`` (the heatmaps side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
     Returns:
-        A ``matplotlib.figure.Figure`` with four axes: the two heatmaps and their colour bars.
+        A ``matplotlib.figure.Figure`` with the heatmaps' axes (two, or three with ``rope``), then their colour
+        bars.
 
     Raises:
-        TypeError: ``max_len``, ``d_model`` or ``seed`` is not an integer.
+        TypeError: ``max_len``, ``d_model`` or ``seed`` is not an integer, or ``rope`` not a bool.
         ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, or a bad
             ``layout``/``lang``/``theme``.
 
@@ -141,22 +150,34 @@ def plot_position_scores(
     max_len = check_int("max_len", max_len, minimum=1)
     d_model = check_d_model(d_model)
     seed = check_int("seed", seed, minimum=0)
+    if not isinstance(rope, bool):
+        raise TypeError(f"rope must be a bool, got {rope!r} of type {type(rope).__name__}")
     table = sinusoidal_table(max_len, d_model, dtype=torch.float64)
     g = torch.Generator().manual_seed(seed)
     w_q = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     plain = position_scores(table)[0]
     projected = position_scores(table, w_q, w_k)[0]
+    panels = [
+        (plain, text(lang, en="PE_i · PE_j", zh="PE_i · PE_j")),
+        (projected, text(lang, en="(PE_i W_Q) · (PE_j W_K)\nrandom W", zh="(PE_i W_Q) · (PE_j W_K)\n随机 W")),
+    ]
+    if rope:
+        x = torch.randn(d_model, generator=g, dtype=torch.float64)  # one token, at every position
+        positions = torch.arange(max_len)
+        q = rope_rotate((x @ w_q).expand(max_len, d_model), positions, pairing="interleaved")
+        k = rope_rotate((x @ w_k).expand(max_len, d_model), positions, pairing="interleaved")
+        title = text(
+            lang, en="RoPE: (R_i q) · (R_j k)\none token, same W", zh="RoPE：(R_i q) · (R_j k)\n同一个词元，同样的 W"
+        )
+        panels.append(((q @ k.T) / d_model**0.5, title))
+    n = len(panels)
     with themed(lang, theme, layout):
-        fig, axes = new_figure(7.6, 3.7, ncols=2) if wide else new_figure(NARROW_WIDTH, 6.2, nrows=2)
-        for ax, scores, title in (
-            (axes[0], plain, text(lang, en="PE_i · PE_j", zh="PE_i · PE_j")),
-            (
-                axes[1],
-                projected,
-                text(lang, en="(PE_i W_Q) · (PE_j W_K)\nrandom W", zh="(PE_i W_Q) · (PE_j W_K)\n随机 W"),
-            ),
-        ):
+        if wide:
+            fig, axes = new_figure(7.6, 3.7, ncols=2) if n == 2 else new_figure(9.6, 3.3, ncols=3)
+        else:
+            fig, axes = new_figure(NARROW_WIDTH, 3.1 * n, nrows=n)
+        for ax, (scores, title) in zip(axes, panels, strict=True):
             m = float(scores.abs().max())
             im = ax.imshow(scores.numpy(), cmap="RdBu_r", vmin=-m, vmax=m, interpolation="nearest")
             ax.grid(False)

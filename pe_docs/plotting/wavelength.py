@@ -1,7 +1,8 @@
-"""Figures of the wavelength ladder: wavelengths, scales, the binary counter, neighbour similarity."""
+"""Figures of the wavelength ladder: wavelengths and each scale's share, scales, the binary counter, similarity."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -118,6 +119,88 @@ def plot_wavelengths(
         ax.set_ylabel(text(lang, en="wavelength λ_i (positions)", zh="波长 λ_i（位置数）"))
         ax.set_title(text(lang, en="Wavelengths form a geometric ladder", zh="波长按等比数列增长"), wrap=not wide)
         ax.legend(loc="center right" if wide else "lower right", fontsize=9)
+    return fig
+
+
+def plot_scale_shares(
+    d_model: int = 512,
+    *,
+    base: float = 10000.0,
+    layout: Layout = "wide",
+    lang: Lang = "en",
+    theme: Theme = "light",
+) -> Figure:
+    """The ``d_model // 2`` wavelengths on a log axis, one tick each: the table's geometric ladder (top row) against
+    the same number of frequencies spaced evenly from ``1`` down to ``1 / base`` (bottom row).
+
+    Each tenfold range of wavelength from 10 up to ``base`` is shaded in turn and gives, under each row, how many
+    ticks it holds: the geometric ladder gives every range the same count (64 for ``d_model = 512``), the even
+    spacing piles its wavelengths below 100 (145, 14, 1).
+
+    Args:
+        d_model: Width of the encoding (``d_model // 2`` wavelengths per row); a positive even integer.
+        base: The constant of the encoding; finite and > 10 (the ranges run from 10 to ``base``).
+        layout: ``"wide"`` or ``"narrow"`` (a phone's width: larger text).
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with one axes: two lines of ``"|"`` markers (geometric at y = 1, even at
+        y = 0) and one text per range and row giving its count.
+
+    Raises:
+        TypeError: ``d_model`` is not an integer or ``base`` not a real number.
+        ValueError: ``d_model`` not positive and even, ``base`` not finite and > 10, or a bad
+            ``layout``/``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_scale_shares(512)
+        >>> [t.get_text() for t in fig.axes[0].texts if t.get_text().isdigit()]
+        ['64', '64', '64', '145', '14', '1']
+    """
+    lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
+    d = check_d_model(d_model)
+    base = check_base(base)
+    if not base > 10:
+        raise ValueError(f"base must be > 10 (the figure counts wavelengths per tenfold from 10 up), got {base}")
+    rows = (
+        (1.0, wavelengths(d, base=base), text(lang, en="geometric (the paper)", zh="等比（论文的做法）")),
+        (
+            0.0,
+            2 * math.pi / torch.linspace(1.0, 1.0 / base, d // 2, dtype=torch.float64),
+            text(lang, en="frequencies evenly spaced", zh="频率均匀分布"),
+        ),
+    )
+    edges = [10.0**e for e in range(1, math.ceil(math.log10(base) - 1e-12) + 1)]
+    edges[-1] = min(edges[-1], base)
+    fg = theme_colours(theme)[0]
+    size = 9 if wide else 10
+    with themed(lang, theme, layout):
+        fig, ax = new_figure(7.0, 2.8) if wide else new_figure(NARROW_WIDTH, 3.2)
+        for n, (lo, hi) in enumerate(itertools.pairwise(edges)):
+            ax.axvspan(lo, hi, color="0.5", alpha=0.14 if n % 2 == 0 else 0.06, linewidth=0)
+        for y, lam, label in rows:
+            ax.plot(lam.numpy(), [y] * len(lam), "|", markersize=16, markeredgewidth=0.8, label=label)
+            ax.text(1.15, y + 0.3, label, fontsize=size, va="bottom")
+            for lo, hi in itertools.pairwise(edges):
+                count = int(((lam >= lo) & (lam < hi)).sum())
+                ax.text(math.sqrt(lo * hi), y - 0.3, f"{count}", ha="center", va="top", fontsize=size, color=fg)
+        ax.set_xscale("log")
+        ax.set_xlim(1, base * 10)
+        ax.set_ylim(-0.75, 1.75)
+        ax.set_yticks([])
+        ax.grid(False, axis="y")
+        ax.set_xlabel(text(lang, en="wavelength (positions)", zh="波长（位置数）"))
+        ax.set_title(
+            text(
+                lang,
+                en=f"The {d // 2} wavelengths, d = {d}: how many fall in each tenfold range",
+                zh=f"d = {d} 的 {d // 2} 个波长：每个十倍区间各有几个",
+            ),
+            fontsize=10 if wide else size,
+            wrap=not wide,
+        )
     return fig
 
 

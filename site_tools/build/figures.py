@@ -43,6 +43,7 @@ FIGURES: dict[str, FigureSpec] = {
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
+    "scale-shares": FigureSpec("plot_scale_shares", {"d_model": 512}),
     "scales": FigureSpec(
         "plot_scales",
         {"d_model": 512, "short": 64, "long": 60000, "low_dims": (0, 16, 64), "high_dims": (384, 448, 510)},
@@ -54,6 +55,7 @@ FIGURES: dict[str, FigureSpec] = {
     "dtype-error": FigureSpec("plot_dtype_error", {"max_position": 10**6, "d_model": 512}),
     "singular-values": FigureSpec("plot_singular_values", {"lengths": (64, 512, 2048), "d_model": 512}),
     "position-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0}),
+    "rope-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0, "rope": True}),
     "transform-matrices": FigureSpec("plot_transform_matrices", {"ks": (1, 5, 50), "d_model": 16}),
     "rotating-pairs": FigureSpec("plot_rotating_pairs", {"d_model": 8, "positions": 12, "pairs": (0, 1, 2)}),
     "geometry-curve": FigureSpec("plot_encoding_curve", {"d_model": 512, "positions": 600, "pairs": (76, 128)}),
