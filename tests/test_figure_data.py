@@ -363,7 +363,7 @@ def check_scales(
             x, y = xy(line)
             same_ints(x, positions, f"positions of column {j}")
             close(y, reference[:, j], atol=atol, what=f"column {j}")
-            assert line.get_label() == f"j = {j}, λ ≈ {lam[j // 2]:,.0f}"
+            assert line.get_label() == f"j = {j}, λ ≈ {lam[j // 2]:,.{1 if lam[j // 2] < 100 else 0}f}"
 
 
 def check_binary_vs_sinusoid(fig: Figure, *, n_bits: int, d_model: int) -> None:

@@ -159,8 +159,8 @@ def plot_position_scores(
     plain = position_scores(table)[0]
     projected = position_scores(table, w_q, w_k)[0]
     panels = [
-        (plain, text(lang, en="PE_i · PE_j", zh="PE_i · PE_j")),
-        (projected, text(lang, en="(PE_i W_Q) · (PE_j W_K)\nrandom W", zh="(PE_i W_Q) · (PE_j W_K)\n随机 W")),
+        (plain, text(lang, en="PE_i · PE_j / √d", zh="PE_i · PE_j / √d")),
+        (projected, text(lang, en="(PE_i W_Q) · (PE_j W_K) / √d\nrandom W", zh="(PE_i W_Q) · (PE_j W_K) / √d\n随机 W")),
     ]
     if rope:
         x = torch.randn(d_model, generator=g, dtype=torch.float64)  # one token, at every position
@@ -168,7 +168,9 @@ def plot_position_scores(
         q = rope_rotate((x @ w_q).expand(max_len, d_model), positions, pairing="interleaved")
         k = rope_rotate((x @ w_k).expand(max_len, d_model), positions, pairing="interleaved")
         title = text(
-            lang, en="RoPE: (R_i q) · (R_j k)\none token, same W", zh="RoPE：(R_i q) · (R_j k)\n同一个词元，同样的 W"
+            lang,
+            en="RoPE: (R_i q) · (R_j k) / √d\none token, same W",
+            zh="RoPE：(R_i q) · (R_j k) / √d\n同一个词元，同样的 W",
         )
         panels.append(((q @ k.T) / d_model**0.5, title))
     n = len(panels)

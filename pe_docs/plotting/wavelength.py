@@ -165,7 +165,7 @@ def plot_scale_shares(
     if not base > 10:
         raise ValueError(f"base must be > 10 (the figure counts wavelengths per tenfold from 10 up), got {base}")
     rows = (
-        (1.0, wavelengths(d, base=base), text(lang, en="geometric (the paper)", zh="等比（论文的做法）")),
+        (1.0, wavelengths(d, base=base), text(lang, en="geometric ladder (the paper)", zh="等比阶梯（论文的做法）")),
         (
             0.0,
             2 * math.pi / torch.linspace(1.0, 1.0 / base, d // 2, dtype=torch.float64),
@@ -270,7 +270,7 @@ def plot_scales(
                     pos.numpy(),
                     table[:, j].numpy(),
                     linewidth=1.4,
-                    label=f"j = {j}, λ ≈ {grouped(lang, lam[j // 2].item())}",
+                    label=f"j = {j}, λ ≈ {grouped(lang, lam[j // 2].item(), 1 if lam[j // 2] < 100 else 0)}",
                 )
             ax.set_ylim(-1.15, 2.1)
             ax.set_xlabel(text(lang, en="position  p", zh="位置  p"))
