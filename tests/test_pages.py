@@ -137,6 +137,35 @@ def test_nav_problems_name_the_file_to_edit_and_the_section(tmp_path: Path, monk
     assert "docs/zh/a.md is not in the nav" in pages.nav_problems_of("a.md", configs)[0]
 
 
+@pytest.mark.parametrize("path", MD_PAGES, ids=_id)
+def test_every_figure_shows_in_both_schemes_and_on_a_phone(path: Path) -> None:
+    """A figure a page shows in one colour scheme only leaves the other scheme's readers an empty space, and one
+    without its ``<source>`` for phones shows the wide drawing there, its text a few pixels tall: each figure line
+    ``![…](figures/NAME.light.svg#only-light)`` needs its ``.dark`` twin, and each sits in a ``<picture>`` whose
+    ``<source media="(max-width: 37.5em)" srcset="../figures/NAME-narrow.THEME.svg">`` gives the phone layout.
+    (The suite's browser tests find both later, without the file and line; this check is in ``make check``.)"""
+    page = pages.read(path)
+    lines = page.text.split("\n")
+    themes: dict[str, list[tuple[str, int]]] = {}
+    problems = []
+    for ref in page.figures:
+        themes.setdefault(ref.name, []).append((ref.theme, ref.line))
+        source = f'<source media="(max-width: 37.5em)" srcset="../figures/{ref.name}-narrow.{ref.theme}.svg">'
+        if f"{ref.name}-narrow" in FIGURES and source not in lines[ref.line - 1]:
+            problems.append(
+                f"{_id(path)}:{ref.line}: figure {ref.name} ({ref.theme}) has no phone layout: write it as "
+                f"<picture>{source}![…](figures/{ref.name}.{ref.theme}.svg#only-{ref.theme})</picture>"
+            )
+    for name, shown in themes.items():
+        (theme, line), *_ = shown
+        for other in {"light", "dark"} - {s for s, _ in shown}:
+            problems.append(
+                f"{_id(path)}:{line}: figure {name} is shown in the {theme} scheme only: add a line with "
+                f"figures/{name}.{other}.svg#only-{other} after it"
+            )
+    assert problems == [], "\n".join(problems)
+
+
 def test_every_figure_is_used_and_every_reference_registered() -> None:
     used = {(ref.name, ref.theme) for path in MD_PAGES for ref in pages.read(path).figures}
     # a <picture>'s other layouts (start here's clocks for phones): <source ... srcset="../figures/<name>.<theme>.svg">
