@@ -267,6 +267,10 @@ CANNOT_FAIL = [
     "assert max_gap in (max_gap, 0.0)",
     "assert math.isnan(max_gap) or not math.isnan(max_gap)",
     "assert max_gap < 1e-6 and abs(max_gap) >= 0",
+    "assert torch.equal(table, table.clone())",  # a copy (contributor 31)
+    "assert torch.allclose(table.detach().clone(), table)",
+    "np.testing.assert_allclose(np.copy(table.numpy()), table.numpy())",
+    "assert 24 * 7 == 168",  # arithmetic on constants (contributor 31)
 ]
 CAN_FAIL = [
     "assert max_gap < 1e-6",
@@ -282,6 +286,8 @@ CAN_FAIL = [
     "assert max_gap in (0.0, 1.0)",
     "assert max_gap <= 1e30",
     "assert (L, d) == (4, 2) and table.shape == (L, d)",
+    "assert torch.equal(table.clone(), table.flip(0))",
+    "assert round(2 * math.pi, 2) == 6.28",
 ]
 SETUP = (
     "import math\n\nimport numpy as np\nimport torch\n\nfrom pe_docs import sinusoidal_table\n\nL, d = 4, 2\n"

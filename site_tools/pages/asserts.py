@@ -4,12 +4,12 @@ A page's numbers are backed by its assertions (``site_tools.pages.stated_numbers
 the code computes backs a number without checking it. :func:`weak` names every such assertion in a piece of code:
 
 - it checks nothing: no comparison or call (``assert True``, ``assert ok``, ``assert 0.97``), or nothing the page
-  computed (``assert 3 == 3``);
+  computed (``assert 3 == 3``, ``assert 24 * 7 == 168``: arithmetic on constants is not the page's code);
 - a literal that is always true: a non-empty tuple, list, set, dict or string (``assert (x == 1, "message")`` —
   the classic mistake: the tuple is the test);
 - ``or`` with an operand that is always true (``x < 1e-6 or True``, ``x < 1 or "ok"``), or ``p or not p``;
-- an expression compared with itself (``x == x``, ``t <= t``, ``torch.equal(a, a)``,
-  ``torch.testing.assert_close(a, a)``, ``math.isclose(x, x)``);
+- an expression compared with itself or with a copy of itself (``x == x``, ``t <= t``, ``torch.equal(a, a)``,
+  ``torch.equal(a, a.clone())``, ``torch.testing.assert_close(a, copy.deepcopy(a))``, ``math.isclose(x, x)``);
 - a bound that cannot be crossed: a value that is never negative (``abs(…)``, ``.abs()``, a norm, ``len(…)``, a
   square, a standard deviation, a reduction of such a value) compared ``>= 0`` or ``> -1``, and any value compared
   ``<= inf`` or ``< inf``;
@@ -80,8 +80,28 @@ def _always_true_literal(node: ast.expr) -> bool:
     return False
 
 
+# Calls that return a copy of their one argument or receiver: ``x.clone()``, ``copy.deepcopy(x)``, ``np.copy(x)``.
+_COPIES = {"clone", "detach", "copy", "deepcopy", "contiguous"}
+
+
+def _uncopied(node: ast.expr) -> ast.expr:
+    """``node`` without the calls around it that only copy it (a copy equals what it copies)."""
+    while isinstance(node, ast.Call) and _name(node.func) in _COPIES and not node.keywords:
+        if isinstance(node.func, ast.Attribute) and not node.args:
+            receiver = node.func.value  # x.clone(), but not copy.copy(): a module is no value
+            if isinstance(receiver, ast.Name) and receiver.id in {"copy", "np", "numpy", "torch"}:
+                return node
+            node = receiver
+        elif len(node.args) == 1:
+            node = node.args[0]  # copy.deepcopy(x), torch.clone(x), np.copy(x)
+        else:
+            return node
+    return node
+
+
 def _same(a: ast.expr, b: ast.expr) -> bool:
-    return ast.dump(a) == ast.dump(b)
+    """The same expression, or the one a copy of the other (``torch.equal(x, x.clone())``)."""
+    return ast.dump(_uncopied(a)) == ast.dump(_uncopied(b))
 
 
 def _nonnegative(node: ast.expr) -> bool:
@@ -109,7 +129,7 @@ def _nonnegative(node: ast.expr) -> bool:
 def _trivial_comparison(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str | None:
     """Why ``left op right`` holds whatever the page computed, or None."""
     if isinstance(op, _EQUALITY) and _same(left, right):
-        return "compares an expression with itself"
+        return "compares an expression with itself or a copy of it"
     ok, value = _constant(right)
     if ok and isinstance(value, int | float) and not isinstance(value, bool):
         if _nonnegative(left) and ((isinstance(op, ast.GtE) and value <= 0) or (isinstance(op, ast.Gt) and value < 0)):
@@ -159,7 +179,7 @@ def cannot_fail(test: ast.expr) -> str | None:
     if isinstance(test, ast.Call):
         name = _name(test.func)
         if name in _COMPARING and len(test.args) >= 2 and _same(test.args[0], test.args[1]):
-            return "compares an expression with itself"
+            return "compares an expression with itself or a copy of it"
         if name == "isinstance" and len(test.args) == 2:
             subject, kind = test.args  # a constant or a literal container (3, "s", [1, 2], (a, b)), or object
             if isinstance(subject, ast.Tuple | ast.List | ast.Set | ast.Dict | ast.JoinedStr) or _constant(subject)[0]:
@@ -177,7 +197,7 @@ def _checks_nothing(test: ast.expr) -> bool:
     """No comparison or call, or no value the page computed (``assert ok``, ``assert 3 == 3``)."""
     parts = list(ast.walk(test))
     checks = any(isinstance(n, ast.Compare | ast.Call) for n in parts)
-    uses_values = any(isinstance(n, ast.Name | ast.Attribute | ast.Subscript | ast.BinOp) for n in parts)
+    uses_values = any(isinstance(n, ast.Name | ast.Attribute | ast.Subscript) for n in parts)  # not 24 * 7 == 168
     return not checks or not uses_values
 
 
@@ -198,4 +218,4 @@ def weak(code: str) -> Iterator[tuple[int, str, str]]:
         elif is_assert_call(node):
             assert isinstance(node, ast.Call)
             if len(node.args) >= 2 and _same(node.args[0], node.args[1]):
-                yield node.lineno, ast.unparse(node), "cannot fail: compares an expression with itself"
+                yield node.lineno, ast.unparse(node), "cannot fail: compares an expression with itself or a copy of it"
