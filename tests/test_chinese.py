@@ -227,18 +227,38 @@ def _english_terms(term: Term) -> list[str]:
 # --- the checks -----------------------------------------------------------------------------------------------
 
 
+def kept_terms(path: Path) -> dict[str, str]:
+    """A page's exceptions to the term rules, from its front matter: ``terms_kept: {特征: "why"}``, each word a
+    rule would reject with the reason this page keeps it (the field's own word: 时间特征 in forecasting)."""
+    kept = pages.read(path).meta.get("terms_kept") or {}
+    assert isinstance(kept, dict) and all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in kept.items()
+    ), f"{_shown(path)}: terms_kept must map each word kept to the reason, e.g. terms_kept: {{特征: 预测领域的叫法}}"
+    return kept
+
+
 def term_violations(path: Path) -> list[str]:
     """Losing spellings (``AVOID``) in the page's prose and in its code comments, and ulp introduced as
-    末位单位（ulp）."""
+    末位单位（ulp）; a word the page's ``terms_kept`` lists is allowed there, and must be one a rule catches."""
     found = []
     texts = {False: prose(path).replace("**", "  "), True: prose(path, code=True).replace("**", "  ")}
     notes = comments(path)
+    kept = kept_terms(path)
+    used: set[str] = set()
     for bad, (good, _) in AVOID.items():
         text = texts["维度" in bad]  # d_model is often code: `d_model` 维度
         for m in re.finditer(bad, text):
+            if m.group(0) in kept:
+                used.add(m.group(0))
+                continue
             found.append(f"line {line_of(text, m.start())}: {m.group(0)!r} -> {good}")
         for m in re.finditer(bad, notes):
+            if m.group(0) in kept:
+                used.add(m.group(0))
+                continue
             found.append(f"line {line_of(notes, m.start())} (a comment): {m.group(0)!r} -> {good}")
+    for word in sorted(set(kept) - used):
+        found.append(f"terms_kept lists {word!r}, which no term rule catches on this page: remove it")
     text = texts[False]
     if re.search(r"\bulp\b", text) and "末位单位" not in text:
         found.append("ulp is introduced as 末位单位（ulp）")
@@ -802,3 +822,22 @@ def test_the_guide_lists_every_term_rule(path: Path) -> None:
         f"docs/{lang}/contributing.md#chinese-terms lists no example of these rules; add a line with what each "
         "catches and what to write instead:\n" + "\n".join(missing)
     )
+
+
+def test_a_page_may_keep_a_term_with_its_reason(tmp_path: Path) -> None:
+    """A rule's word the field itself uses (contributor 31: 时间特征 in forecasting) is kept by the page's front
+    matter, with why; without the exception it is caught, and an exception no rule needs is reported."""
+    body = "# 时间特征\n\n把日期编码成时间特征。\n"
+    plain = tmp_path / "plain.md"
+    plain.write_text(body, encoding="utf-8")
+    assert [v for v in term_violations(plain) if "特征" in v]
+    kept = tmp_path / "kept.md"
+    kept.write_text("---\nterms_kept: {特征: 预测领域把时间特征叫作特征}\n---\n" + body, encoding="utf-8")
+    assert term_violations(kept) == []
+    stale = tmp_path / "stale.md"
+    stale.write_text("---\nterms_kept: {梯子: 没有用到}\n---\n" + body.replace("特征", "编码"), encoding="utf-8")
+    assert term_violations(stale) == ["terms_kept lists '梯子', which no term rule catches on this page: remove it"]
+    bare = tmp_path / "bare.md"
+    bare.write_text("---\nterms_kept: [特征]\n---\n" + body, encoding="utf-8")
+    with pytest.raises(AssertionError, match="terms_kept must map each word kept to the reason"):
+        term_violations(bare)
