@@ -169,7 +169,7 @@ def plot_scale_shares(
         (
             0.0,
             2 * math.pi / torch.linspace(1.0, 1.0 / base, d // 2, dtype=torch.float64),
-            text(lang, en="frequencies evenly spaced", zh="频率均匀分布"),
+            text(lang, en="frequencies evenly spaced", zh="频率等间隔（等差）"),
         ),
     )
     edges = [10.0**e for e in range(1, math.ceil(math.log10(base) - 1e-12) + 1)]
@@ -196,7 +196,7 @@ def plot_scale_shares(
             text(
                 lang,
                 en=f"The {d // 2} wavelengths, d = {d}: how many fall in each tenfold range",
-                zh=f"d = {d} 的 {d // 2} 个波长：每个十倍区间各有几个",
+                zh=f"d = {d} 的 {d // 2} 个波长：每个数量级里各有多少个",
             ),
             fontsize=10 if wide else size,
             wrap=not wide,
