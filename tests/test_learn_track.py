@@ -1,4 +1,5 @@
-"""The Learn track: a newcomer reads its main text in about an hour (under 55 minutes by the model), in nav order.
+"""The Learn track: a newcomer reads its main text in about an hour and a quarter (under 55 minutes by the model), in
+nav order.
 
 The Learn pages are the pages of the nav's first section (Learn / 学习). Each one's **main path** — what a reader
 reads who opens no collapsed box — must stay within a budget:
@@ -36,9 +37,10 @@ ZH_PER_WORD = 1.8  # Chinese characters per English word on the Learn pages (Han
 MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python, expected output, text); 8 reached
 # The newcomer's reading model (issue 25, first read-through): prose at 200 words a minute, inline math read as
 # words; code at 10 lines a minute (non-blank, non-comment lines, expected output included); one minute per display
-# formula, figure and explorer, two for the clock figure. The model keeps the main text under an hour; the home page
-# promises "about an hour", since the second read-through, with the notebook run and the complex view read twice,
-# took 76 minutes by the reader's own judgement (58 by the model).
+# formula, figure and explorer, two for the clock figure. The model keeps the main text under 55 minutes. Readers who
+# run the blocks and try the explorers take longer: newcomers 24–39 (issue 35) gave home + Learn 67–82 minutes at
+# 52–55 by the model (about 5.6 more for the home page), so the home page promises "about an hour and a quarter"
+# (it said "about an hour" until then).
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
 MAX_MINUTES = 55  # 59.6 before the lighter pass (newcomers 14–16: 57–60 min), 49.9 after it, 52.0 with 17–18's items
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "小结"}
@@ -198,12 +200,13 @@ def _h2(path: Path) -> tuple[list[str], str]:
 
 def test_learn_track_reads_in_under_an_hour() -> None:
     """The five Learn pages' main text, read in order, takes under an hour by the newcomer's model, and the home
-    page promises about an hour (in its opening paragraph and in the learning road) in both languages."""
+    page promises about an hour and a quarter (in its opening paragraph and in the learning road) in both
+    languages."""
     minutes = {name: reading_minutes(pages.files("en")[name]) for name in LEARN}
     total = sum(minutes.values())
     shown = ", ".join(f"{name} {m:.1f}" for name, m in minutes.items())
     assert total < MAX_MINUTES, f"the Learn track's main path takes {total:.1f} min ({shown}), not under {MAX_MINUTES}"
-    for lang, promise in (("en", "about an hour"), ("zh", "一小时左右")):
+    for lang, promise in (("en", "about an hour and a quarter"), ("zh", "一小时十五分钟左右")):
         home = pages.files(lang)["index.md"].read_text(encoding="utf-8")
         opening, road = home.split("\n## ", 1)[0], home.split("{#learner}", 1)[1].split("\n### ", 1)[0]
         opening, road = " ".join(opening.split()), " ".join(road.split())  # lines joined as the reader reads them

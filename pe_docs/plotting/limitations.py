@@ -113,7 +113,7 @@ def plot_position_scores(
 ) -> Figure:
     """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W); with
     ``rope=True`` a third: RoPE's ``(R_i q) · (R_j k)`` for one token at every position (a function of ``j − i``
-    again, but not of ``|j − i|`` alone).
+    again, but not of ``|j − i|`` alone), its positions named ``m`` and ``n`` as RoPE's are.
 
     Scores are those of ``pe_docs.analysis.attention_bias.position_scores`` (divided by ``√d_model``) for the
     float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
@@ -158,9 +158,10 @@ def plot_position_scores(
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     plain = position_scores(table)[0]
     projected = position_scores(table, w_q, w_k)[0]
+    a, b = ("m", "n") if rope else ("i", "j")  # positions as the page names them (RoPE's: m, n)
     panels = [
-        (plain, text(lang, en="PE_i · PE_j / √d", zh="PE_i · PE_j / √d")),
-        (projected, text(lang, en="(PE_i W_Q) · (PE_j W_K) / √d\nrandom W", zh="(PE_i W_Q) · (PE_j W_K) / √d\n随机 W")),
+        (plain, f"PE_{a} · PE_{b} / √d"),
+        (projected, f"(PE_{a} W_Q) · (PE_{b} W_K) / √d\n" + text(lang, en="random W", zh="随机 W")),
     ]
     if rope:
         x = torch.randn(d_model, generator=g, dtype=torch.float64)  # one token, at every position
@@ -169,8 +170,8 @@ def plot_position_scores(
         k = rope_rotate((x @ w_k).expand(max_len, d_model), positions, pairing="interleaved")
         title = text(
             lang,
-            en="RoPE: (R_i q) · (R_j k) / √d\none token, same W",
-            zh="RoPE：(R_i q) · (R_j k) / √d\n同一个词元，同样的 W",
+            en="RoPE: (R_m q) · (R_n k) / √d\none token, same W",
+            zh="RoPE：(R_m q) · (R_n k) / √d\n同一个词元，同样的 W",
         )
         panels.append(((q @ k.T) / d_model**0.5, title))
     n = len(panels)
@@ -184,7 +185,7 @@ def plot_position_scores(
             im = ax.imshow(scores.numpy(), cmap="RdBu_r", vmin=-m, vmax=m, interpolation="nearest")
             ax.grid(False)
             ax.set_title(title, fontsize=10)
-            ax.set_xlabel(text(lang, en="key position j", zh="键位置 j"))
-            ax.set_ylabel(text(lang, en="query position i", zh="查询位置 i"))
+            ax.set_xlabel(text(lang, en=f"key position {b}", zh=f"键位置 {b}"))
+            ax.set_ylabel(text(lang, en=f"query position {a}", zh=f"查询位置 {a}"))
             fig.colorbar(im, ax=ax, shrink=0.8)
     return fig
