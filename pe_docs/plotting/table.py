@@ -58,7 +58,7 @@ def plot_heatmap(
         fig, ax = new_figure(7.0, 4.2) if wide else new_figure(NARROW_WIDTH, 4.0)
         im = ax.imshow(table, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto", interpolation="nearest")
         ax.grid(False)
-        ax.set_xlabel(text(lang, en="dimension  j", zh="维度  j"))
+        ax.set_xlabel(text(lang, en="dimension  j", zh="列  j"))
         ax.set_ylabel(text(lang, en="position  pos", zh="位置  pos"))
         br = "" if wide else "\n"
         ax.set_title(

@@ -278,9 +278,9 @@ def plot_scales(
         axes[1].xaxis.set_major_locator(MaxNLocator(4))
         for ax in axes[:1] if wide else axes:
             ax.set_ylabel("PE[p, j]")
-        axes[0].set_title(text(lang, en=f"Low dimensions, p < {short}", zh=f"低维，p < {short}"), fontsize=10)
+        axes[0].set_title(text(lang, en=f"High-frequency columns, p < {short}", zh=f"高频列，p < {short}"), fontsize=10)
         axes[1].set_title(
-            text(lang, en=f"High dimensions, p < {grouped(lang, long)}", zh=f"高维，p < {grouped(lang, long)}"),
+            text(lang, en=f"Low-frequency columns, p < {grouped(lang, long)}", zh=f"低频列，p < {grouped(lang, long)}"),
             fontsize=10,
         )
     return fig
