@@ -201,7 +201,10 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
     nb = generated(chapter, sites)
     first = nb.cells[0]
     assert first.cell_type == "markdown"
-    assert f'pip install "pe-docs[plot] @ git+{sites[lang].repository}"' in first.source
+    install = f'pip install "pe-docs[plot] @ git+{sites[lang].repository}"'
+    assert install in first.source
+    home = (layout.DOCS / lang / "index.md").read_text(encoding="utf-8")
+    assert f"`{install}`" in home, f"{lang}/index.md: the home page's install line is not the notebooks' {install!r}"
     assert sites[lang].repository == "https://github.com/pe-docs/pe-docs"
     for cell in nb.cells:
         if cell.cell_type != "markdown":

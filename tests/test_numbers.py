@@ -51,6 +51,7 @@ def found(text: str) -> list[tuple[str, float]]:
         ("float32, bfloat16, d2l, GPT-2, T5, seed 002, issue 1778, #137774", []),
         ("Vaswani et al., 2017; Press et al. 2022; 第 3.5 节; 第 3.4.2 节; Table 3; §3.5", []),
         ("d/2 − 1, 2i+1, 3 bits, column 0", []),
+        (r"$\tfrac12$ and $\frac12$ of 12 rows", [("12", 12)]),  # TeX's \tfrac12 is 1/2 (contributor 40)
         # a Chinese table reference is 表 alone; 编码表 / 正弦表 … 256 is the encoding table and a quantity
         ("论文表 3 中；编码表 256 行、正弦表 1024 列", [("256", 256), ("1024", 1024)]),
         ("论文的表 12、图 21、式 13 和种子 002", []),  # a paper's table, figure and equation; a seed file
@@ -271,6 +272,7 @@ CANNOT_FAIL = [
     "assert torch.allclose(table.detach().clone(), table)",
     "np.testing.assert_allclose(np.copy(table.numpy()), table.numpy())",
     "assert 24 * 7 == 168",  # arithmetic on constants (contributor 31)
+    "assert table is not None",  # contributor 40
 ]
 CAN_FAIL = [
     "assert max_gap < 1e-6",
@@ -320,3 +322,32 @@ def test_assertion_that_can_fail_is_kept(assertion: str, tmp_path: Path) -> None
 @pytest.mark.parametrize("path", [p for pair in PAIRS for p in pair], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_page_assertions_can_fail(path: Path) -> None:
     assert pages.weak_asserts(path) == []
+
+
+def test_a_timed_assertion_is_rejected_through_the_names_it_reads(tmp_path: Path) -> None:
+    """A speed claim asserted from the clock, directly or through names computed from it (contributor 40)."""
+    page = tmp_path / "timed.md"
+    page.write_text(
+        "```python\nimport time\n\nstart = time.perf_counter()\ntotal = sum(range(1000))\n"
+        "elapsed = time.perf_counter() - start\nper_item = elapsed / 1000\nassert per_item < 1\n"
+        "assert total == 499500\n```\n",
+        encoding="utf-8",
+    )
+    found = pages.weak_asserts(page)
+    assert found == [
+        "timed.md:8: `assert per_item < 1` is a timed assertion: the test machines are noisy; measure in benchmarks/"
+    ]
+
+
+def test_a_block_that_asserts_nothing_is_named(tmp_path: Path) -> None:
+    """A test of the page (a block and its continuations) with no assertion and no expected output checks nothing
+    (contributor 40); one that shows its expected output, or asserts in a continuation, is kept."""
+    page = tmp_path / "silent.md"
+    page.write_text(
+        "```python\nx = 1 + 1\nprint(x)\n```\n\n"  # line 1: nothing checked
+        "```python\ny = 2\n```\n\n<!--pytest-codeblocks:cont-->\n```python\nassert y + 1 == 3\n```\n\n"
+        "```python\nprint(3)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n3\n```\n",
+        encoding="utf-8",
+    )
+    found = pages.weak_asserts(page)
+    assert len(found) == 1 and found[0].startswith("silent.md:1: this block (and the blocks that continue it) asserts")

@@ -15,7 +15,10 @@ the code computes backs a number without checking it. :func:`weak` names every s
   ``<= inf`` or ``< inf``;
 - ``isinstance`` of a literal (``isinstance(3, int)``), or against ``object``;
 - ``x in (x, …)``: a value in a literal that lists it;
-- one part of an ``and`` that is one of the above (the rest may fail, but that part claims nothing).
+- one part of an ``and`` that is one of the above (the rest may fail, but that part claims nothing);
+- ``x is not None`` of a value the page computed (a tensor, a number): it holds for anything computed;
+- a timed assertion: one that reads the clock (``time.perf_counter()``, ``time.time()``, ``timeit``), directly or
+  through a name computed from it. The test machines are noisy; speed belongs in ``benchmarks/``.
 
 Both the ``assert`` statement and calls of ``assert*`` functions (``torch.testing.assert_close``,
 ``numpy.testing.assert_allclose``) are checked, since both back numbers.
@@ -128,6 +131,8 @@ def _nonnegative(node: ast.expr) -> bool:
 
 def _trivial_comparison(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str | None:
     """Why ``left op right`` holds whatever the page computed, or None."""
+    if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
+        return "`is not None` holds for anything the page computed; compare the value itself"
     if isinstance(op, _EQUALITY) and _same(left, right):
         return "compares an expression with itself or a copy of it"
     ok, value = _constant(right)
@@ -206,9 +211,52 @@ def is_assert_call(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and _name(node.func).startswith("assert")
 
 
+_CLOCKS = {"perf_counter", "perf_counter_ns", "time", "time_ns", "monotonic", "monotonic_ns", "process_time", "timeit"}
+
+
+def _reads_clock(node: ast.AST, timed: set[str]) -> bool:
+    """Whether ``node`` calls a clock (``time.perf_counter()``, ``timeit.timeit(…)``) or uses a name computed from
+    one."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and _name(n.func) in _CLOCKS:
+            receiver = n.func.value if isinstance(n.func, ast.Attribute) else None
+            if receiver is None or (isinstance(receiver, ast.Name) and receiver.id in {"time", "timeit"}):
+                return True
+        if isinstance(n, ast.Name) and n.id in timed:
+            return True
+    return False
+
+
+def _timed_names(tree: ast.AST) -> set[str]:
+    """The names assigned, anywhere in ``tree``, from an expression that reads a clock (transitively)."""
+    timed: set[str] = set()
+    assignments = [n for n in ast.walk(tree) if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)]
+    while True:
+        before = len(timed)
+        for a in assignments:
+            if a.value is not None and _reads_clock(a.value, timed):
+                targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+                timed |= {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if len(timed) == before:
+            return timed
+
+
+def asserts_something(code: str) -> bool:
+    """Whether ``code`` holds an ``assert`` statement or calls an ``assert*`` function."""
+    return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(ast.parse(code)))
+
+
 def weak(code: str) -> Iterator[tuple[int, str, str]]:
-    """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail."""
-    for node in ast.walk(ast.parse(code)):
+    """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail,
+    checks nothing or times the machine."""
+    tree = ast.parse(code)
+    timed = _timed_names(tree)
+    for node in ast.walk(tree):
+        assertion = isinstance(node, ast.Assert) or is_assert_call(node)
+        if isinstance(node, ast.Assert | ast.Call) and assertion and _reads_clock(node, timed):
+            text = f"assert {ast.unparse(node.test)}" if isinstance(node, ast.Assert) else ast.unparse(node)
+            yield node.lineno, text, "is a timed assertion: the test machines are noisy; measure in benchmarks/"
+            continue
         if isinstance(node, ast.Assert):
             text = f"assert {ast.unparse(node.test)}"
             if _checks_nothing(node.test):

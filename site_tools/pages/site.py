@@ -124,12 +124,21 @@ def code_signature(path: Path) -> list[str]:
 
 
 def weak_asserts(path: Path) -> list[str]:
-    """Assertions in a page's executed code that cannot fail or check nothing (``site_tools.pages.asserts``), as
-    sentences naming the page and the line."""
+    """Assertions in a page's executed code that cannot fail, check nothing or time the machine
+    (``site_tools.pages.asserts``), and tests of the page (a block and the blocks that continue it) that neither
+    assert nor show an expected output, as sentences naming the page and the line."""
+    page = read(path)
     found = []
-    for f in read(path).running:
+    for f in page.running:
         for n, text, why in asserts.weak(f.code):
             found.append(f"{path.name}:{f.line + n}: `{text}` {why}")
+    shown = {f.head for f in page.fences if f.role == "expected-output"}
+    for head, chain in page.chains().items():
+        if head not in shown and not any(asserts.asserts_something(f.code) for f in chain):
+            found.append(
+                f"{path.name}:{head}: this block (and the blocks that continue it) asserts nothing and shows no "
+                "expected output: assert what it computes, or add the output it prints"
+            )
     return found
 
 

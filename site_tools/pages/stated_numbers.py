@@ -155,11 +155,21 @@ def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
         yield n, line
 
 
+# TeX's \frac12 (\tfrac, \dfrac) is 1/2, not the number 12 (contributor 40)
+_BRACELESS_FRACTION = re.compile(r"(\\[dt]?frac)\s*(\d)(\d)")
+
+
+def _two_digits(m: re.Match[str]) -> str:
+    """``\\tfrac12`` read as its two one-digit operands, the line's length kept: ``\\tfra1 2``."""
+    return m.group(1)[:-1] + m.group(2) + " " + m.group(3)
+
+
 Found = tuple[int, str, tuple[float, ...], tuple[float, ...]]
 
 
 def numbers_in(text: str, *, skip_structure: bool = True) -> Iterator[Found]:
     """(column, text, candidates, parts) of every quantity in one line of prose."""
+    text = _BRACELESS_FRACTION.sub(_two_digits, text)
     for m in _NUMBER.finditer(text):
         before, after = text[: m.start()], text[m.end() :]
         if not m.group("aroot") and _WORDLIKE_BEFORE.search(before) and not _MATH_BEFORE.search(before):
