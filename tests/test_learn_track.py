@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -79,23 +80,28 @@ def count(text: str, lang: str) -> int:
     return len(_LATIN_WORD.findall(plain))
 
 
-def _main_path(items: list[pages.Item]) -> tuple[list[str], int]:
-    """(prose chunks, code blocks) of the items a reader sees without opening a collapsed box."""
-    prose: list[str] = []
-    blocks = 0
+def shown(items: Iterable[pages.Item]) -> Iterator[pages.Item]:
+    """The items a reader sees without opening a collapsed box, in reading order: an open box (an admonition, a
+    tab, an open ``???+``), then what it holds; a closed ``???`` box and everything in it are left out."""
     for item in items:
         if isinstance(item, pages.Box):
             if item.kind == "details" and not item.open:
                 continue
-            if item.title:
-                prose.append(item.title)
-            inner, n = _main_path(item.items)
-            prose += inner
-            blocks += n
-        elif isinstance(item, pages.Prose):
-            prose.append("\n".join(item.lines))
-        elif isinstance(item, pages.Code | pages.Expected | pages.Verbatim):
-            blocks += 1
+            yield item
+            yield from shown(item.items)
+        else:
+            yield item
+
+
+def _main_path(items: list[pages.Item]) -> tuple[list[str], int]:
+    """(prose chunks, code blocks) of the items a reader sees without opening a collapsed box."""
+    seen = list(shown(items))
+    prose = [
+        item.title if isinstance(item, pages.Box) else "\n".join(item.lines)
+        for item in seen
+        if (isinstance(item, pages.Box) and item.title) or isinstance(item, pages.Prose)
+    ]
+    blocks = sum(isinstance(item, pages.Code | pages.Expected | pages.Verbatim) for item in seen)
     return prose, blocks
 
 
@@ -120,13 +126,9 @@ def _reading(items: list[pages.Item]) -> tuple[list[str], int, int]:
     """(prose chunks, code lines, figure minutes) of the items a reader sees without opening a collapsed box."""
     prose: list[str] = []
     lines = figures = 0
-    for item in items:
+    for item in shown(items):
         if isinstance(item, pages.Box):
-            if item.kind == "details" and not item.open:
-                continue
-            inner, n, f = _reading(item.items)
-            prose += [item.title or "", *inner]
-            lines, figures = lines + n, figures + f
+            prose.append(item.title or "")
         elif isinstance(item, pages.Prose):
             prose.append("\n".join(item.lines))
         elif isinstance(item, pages.Code):
@@ -275,24 +277,13 @@ def test_the_module_to_copy_fits_80_columns(lang: str) -> None:
     assert [line for line in module.splitlines() if columns(line) > CODE_COLUMNS] == []
 
 
-def _main_path_code(items: list[pages.Item]) -> list[str]:
-    """The code of the blocks a reader sees without opening a collapsed box."""
-    code: list[str] = []
-    for item in items:
-        if isinstance(item, pages.Box):
-            if item.kind != "details" or item.open:
-                code += _main_path_code(item.items)
-        elif isinstance(item, pages.Code):
-            code.append(item.code)
-    return code
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", ["index.md", *LEARN])
 def test_main_path_code_fits_the_code_box(name: str, lang: str) -> None:
     """The code on the home page's and the Learn pages' main path, comments included, shows whole at 1280 px: no line
     over CODE_COLUMNS, so nothing a learner reads first scrolls sideways (newcomer 34: index, formula, relative)."""
     path = pages.files(lang)[name]
-    long = [line for code in _main_path_code(list(pages.read(path).items)) for line in code.splitlines()]
+    code = [item.code for item in shown(pages.read(path).items) if isinstance(item, pages.Code)]
+    long = [line for block in code for line in block.splitlines()]
     long = [f"{columns(line)}: {line}" for line in long if columns(line) > CODE_COLUMNS]
     assert long == [], f"{lang}/{name}: main-path code lines over {CODE_COLUMNS} columns (cut at 1280 px): {long}"

@@ -321,7 +321,8 @@ def test_assertion_that_can_fail_is_kept(assertion: str, tmp_path: Path) -> None
 
 @pytest.mark.parametrize("path", [p for pair in PAIRS for p in pair], ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_page_assertions_can_fail(path: Path) -> None:
-    assert pages.weak_asserts(path) == []
+    found = pages.weak_asserts(path)
+    assert found == [], f"docs/{path.parent.name}/" + f"\ndocs/{path.parent.name}/".join(found)
 
 
 def test_a_timed_assertion_is_rejected_through_the_names_it_reads(tmp_path: Path) -> None:

@@ -119,7 +119,7 @@ def plot_position_scores(
     float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
     seeded with ``seed``, so the figure is deterministic. The third panel draws a token embedding ``x ~ N(0, 1)``
     from the same generator after them, projects it, ``q = x W_Q`` and ``k = x W_K``, and turns ``q`` to
-    position ``i`` and ``k`` to ``j`` with ``pe_docs.analysis.rope_rotate`` (neighbouring pairs, base 10000), divided
+    position ``m`` and ``k`` to ``n`` with ``pe_docs.analysis.rope_rotate`` (neighbouring pairs, base 10000), divided
     by ``√d_model``. Each panel has its own symmetric colour scale.
 
     Args:

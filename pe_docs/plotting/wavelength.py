@@ -181,7 +181,7 @@ def plot_scale_shares(
         for n, (lo, hi) in enumerate(itertools.pairwise(edges)):
             ax.axvspan(lo, hi, color="0.5", alpha=0.14 if n % 2 == 0 else 0.06, linewidth=0)
         for y, lam, label in rows:
-            ax.plot(lam.numpy(), [y] * len(lam), "|", markersize=16, markeredgewidth=0.8, label=label)
+            ax.plot(lam.numpy(), [y] * len(lam), "|", markersize=16, markeredgewidth=0.8)
             ax.text(1.15, y + 0.3, label, fontsize=size, va="bottom")
             for lo, hi in itertools.pairwise(edges):
                 count = int(((lam >= lo) & (lam < hi)).sum())
