@@ -290,6 +290,17 @@ CAN_FAIL = [
     "assert (L, d) == (4, 2) and table.shape == (L, d)",
     "assert torch.equal(table.clone(), table.flip(0))",
     "assert round(2 * math.pi, 2) == 6.28",
+    "assert abs(max_gap - 0.152) < 0.005 or max_gap < 1e-6",  # within ten units of the last digit
+    "assert (table[1, 0] - 0.8415).abs() <= 1e-4",
+    "assert math.isclose(table[1, 0].item(), 0.8415, rel_tol=1e-3)",
+]
+# Bounds looser than the digits they name (contributor 40: `abs(x - 0.152) < 1` backed "0.152" on their page)
+LOOSE = [
+    "assert abs(max_gap - 0.152) < 1",
+    "assert 1 > abs(0.152 - max_gap)",
+    "assert (table[1, 0] - 0.8415).abs() <= 0.01",
+    "assert math.isclose(table[1, 0].item(), 0.8415, abs_tol=0.1)",
+    "assert L == 4 and abs(table.sum().item() - 6200) < 2000",
 ]
 SETUP = (
     "import math\n\nimport numpy as np\nimport torch\n\nfrom pe_docs import sinusoidal_table\n\nL, d = 4, 2\n"
@@ -310,6 +321,16 @@ def test_assertion_that_cannot_fail_is_rejected(assertion: str, tmp_path: Path) 
         assert len(found) == 1 and found[0].startswith(f"planted.md:{line}: `"), found
         assert "cannot fail" in found[0] or "checks nothing" in found[0], found
     exec(compile(SETUP + assertion, "planted", "exec"), {})  # it holds, as it always would
+
+
+@pytest.mark.parametrize("assertion", LOOSE)
+def test_a_bound_looser_than_its_digits_is_rejected(assertion: str, tmp_path: Path) -> None:
+    page = tmp_path / "loose.md"
+    page.write_text(f"```python\n{SETUP}{assertion}\n```\n", encoding="utf-8")
+    found = pages.weak_asserts(page)
+    line = 1 + SETUP.count("\n") + 1
+    assert len(found) == 1 and found[0].startswith(f"loose.md:{line}: `"), found
+    assert "is too loose" in found[0] and "more than ten units of its last digit" in found[0], found
 
 
 @pytest.mark.parametrize("assertion", CAN_FAIL)

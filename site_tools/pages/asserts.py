@@ -18,7 +18,11 @@ the code computes backs a number without checking it. :func:`weak` names every s
 - one part of an ``and`` that is one of the above (the rest may fail, but that part claims nothing);
 - ``x is not None`` of a value the page computed (a tensor, a number): it holds for anything computed;
 - a timed assertion: one that reads the clock (``time.perf_counter()``, ``time.time()``, ``timeit``), directly or
-  through a name computed from it. The test machines are noisy; speed belongs in ``benchmarks/``.
+  through a name computed from it. The test machines are noisy; speed belongs in ``benchmarks/``;
+- a tolerance looser than the number it checks: ``abs(x - 0.152) < 1``, ``(x - 0.152).abs() <= 0.5``,
+  ``math.isclose(x, 0.152, abs_tol=0.1)``, where the bound is more than ten units of the constant's last written
+  digit (0.001 for ``0.152``, 1 for ``512``, 100 for ``6200``). Such an assertion can fail, but it backs the digits
+  it names without checking them: tighten the bound, or state the number with fewer digits.
 
 Both the ``assert`` statement and calls of ``assert*`` functions (``torch.testing.assert_close``,
 ``numpy.testing.assert_allclose``) are checked, since both back numbers.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Iterator
 
 # Calls that compare their first two arguments (the receiver's module does not matter: torch, numpy, math).
@@ -241,6 +246,79 @@ def _timed_names(tree: ast.AST) -> set[str]:
             return timed
 
 
+def _unit(text: str) -> float | None:
+    """One unit of the last digit of a number as written: ``0.152`` → 0.001, ``512`` → 1, ``6200`` → 100,
+    ``2.5e-7`` → 1e-8; None for anything else."""
+    m = re.fullmatch(r"[-+]?(\d[\d_]*)(?:\.(\d+))?(?:[eE]([-+]?\d+))?", text.strip())
+    if not m:
+        return None
+    whole, fraction, exponent = m.groups()
+    digits = whole.replace("_", "")
+    places = -len(fraction) if fraction else len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+    return 10.0 ** (int(exponent or 0) + places)
+
+
+def _number(node: ast.expr, code: str) -> tuple[float, float] | None:
+    """(value, one unit of its last written digit) of a numeric constant in ``code``, or None."""
+    ok, value = _constant(node)
+    if not ok or not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        return None
+    unit = _unit(ast.get_source_segment(code, node) or "")
+    return None if unit is None else (float(value), unit)
+
+
+def _distance_to_constant(node: ast.expr, code: str) -> tuple[float, float] | None:
+    """For ``abs(x - C)``, ``abs(C - x)`` or ``(x - C).abs()``: C and one unit of its last digit."""
+    if not isinstance(node, ast.Call) or _name(node.func) not in {"abs", "fabs"}:
+        return None
+    if isinstance(node.func, ast.Attribute) and not node.args:
+        inner = node.func.value  # (x - C).abs()
+    elif len(node.args) == 1:
+        inner = node.args[0]  # abs(x - C), math.fabs(x - C)
+    else:
+        return None
+    if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Sub)):
+        return None
+    return _number(inner.right, code) or _number(inner.left, code)
+
+
+def loose(test: ast.expr, code: str) -> str | None:
+    """Why the assertion ``assert test`` (in ``code``) is looser than the digits it names, or None."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return next((reason for part in test.values if (reason := loose(part, code))), None)
+    found: tuple[float, float] | None = None
+    bound = 0.0
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, ast.Gt | ast.GtE):
+            left, right = right, left
+        elif not isinstance(op, ast.Lt | ast.LtE):
+            return None
+        limit = _number(right, code)
+        found = _distance_to_constant(left, code)
+        if found is None or limit is None:
+            return None
+        bound = limit[0]
+    elif isinstance(test, ast.Call) and _name(test.func) == "isclose" and len(test.args) == 2:
+        found = _number(test.args[1], code) or _number(test.args[0], code)
+        tolerances = {k.arg: _constant(k.value)[1] for k in test.keywords}
+        if found is None:
+            return None
+        rel, absolute = tolerances.get("rel_tol", 1e-9), tolerances.get("abs_tol", 0.0)
+        if not isinstance(rel, int | float) or not isinstance(absolute, int | float):
+            return None
+        bound = max(float(rel) * abs(found[0]), float(absolute))
+    if found is None or found[0] == 0:
+        return None
+    value, unit = found
+    if bound > 10 * unit:
+        return (
+            f"a tolerance of {bound:g} around {value:g} is more than ten units of its last digit ({unit:g}): it "
+            "does not check the digits it names; tighten it, or state the number with fewer digits"
+        )
+    return None
+
+
 def asserts_something(code: str) -> bool:
     """Whether ``code`` holds an ``assert`` statement or calls an ``assert*`` function."""
     return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(ast.parse(code)))
@@ -263,6 +341,8 @@ def weak(code: str) -> Iterator[tuple[int, str, str]]:
                 yield node.lineno, text, "checks nothing; compare or call something the page computed"
             elif reason := cannot_fail(node.test):
                 yield node.lineno, text, f"cannot fail: {reason}"
+            elif reason := loose(node.test, code):
+                yield node.lineno, text, f"is too loose: {reason}"
         elif is_assert_call(node):
             assert isinstance(node, ast.Call)
             if len(node.args) >= 2 and _same(node.args[0], node.args[1]):
