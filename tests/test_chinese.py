@@ -290,6 +290,18 @@ def percent_violations(path: Path) -> list[str]:
     ]
 
 
+_HALF_WIDTH = {",": "，", ";": "；", ":": "：", "?": "？", "!": "！"}
+
+
+def half_width_violations(path: Path) -> list[str]:
+    """ASCII punctuation right after a Chinese character in prose (集合,所以 -> 集合，所以), as "line N: …"."""
+    text = prose(path)
+    return [
+        f"line {line_of(text, m.start())}: {text[max(0, m.start() - 6) : m.end() + 6]!r} -> {_HALF_WIDTH[m.group(1)]}"
+        for m in re.finditer(rf"(?<=[{CJK[1:-1]}])([,;:?!])", text)
+    ]
+
+
 def known_titles(zh: Path = ZH) -> set[str]:
     """The titles the Chinese pages write in 《》 (papers, books, posts, the source texts), six characters or
     more (a shorter one, such as the notebook 《位置编码》, is also a plain term)."""
@@ -719,6 +731,10 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
         "line 3: 'd_model` 维度'",
     ]
     assert percent_violations(page) == ["line 3: '95 %' -> 95%"]
+    assert half_width_violations(page) == []
+    comma = tmp_path / "comma.md"  # contributor 48: a half-width comma between two Chinese clauses
+    comma.write_text("# 标题\n\n它是一个集合,所以顺序不重要。`a, b` 和 $x, y$、Python: 都不算。\n", encoding="utf-8")
+    assert half_width_violations(comma) == ["line 3: '它是一个集合,所以顺序不重' -> ，"]
     assert title_violations(page, set()) == [
         "line 4: “Attention Is All You Need” is a title: 《Attention Is All You Need》"
     ]
@@ -784,6 +800,12 @@ def test_links_name_a_page_by_its_name(path: Path) -> None:
 def test_percentages_have_no_space(path: Path) -> None:
     found = percent_violations(path)
     assert found == [], f"{_shown(path)}: write percentages as 95% in Chinese:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
+def test_chinese_punctuation_is_full_width(path: Path) -> None:
+    found = half_width_violations(path)
+    assert found == [], f"{_shown(path)}: full-width punctuation after Chinese text (，；：？！):\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

@@ -301,6 +301,7 @@ LOOSE = [
     "assert (table[1, 0] - 0.8415).abs() <= 0.01",
     "assert math.isclose(table[1, 0].item(), 0.8415, abs_tol=0.1)",
     "assert L == 4 and abs(table.sum().item() - 6200) < 2000",
+    "assert round(max_gap, 3) == 0.657 or max_gap < 0.9",  # contributor 48: the number escapes through an `or`
 ]
 SETUP = (
     "import math\n\nimport numpy as np\nimport torch\n\nfrom pe_docs import sinusoidal_table\n\nL, d = 4, 2\n"
@@ -330,7 +331,8 @@ def test_a_bound_looser_than_its_digits_is_rejected(assertion: str, tmp_path: Pa
     found = pages.weak_asserts(page)
     line = 1 + SETUP.count("\n") + 1
     assert len(found) == 1 and found[0].startswith(f"loose.md:{line}: `"), found
-    assert "is too loose" in found[0] and "more than ten units of its last digit" in found[0], found
+    assert "is too loose" in found[0], found
+    assert "more than ten units of its last digit" in found[0] or "sits in an `or`" in found[0], found
 
 
 @pytest.mark.parametrize("assertion", CAN_FAIL)

@@ -212,6 +212,7 @@ CASES = {
     "indented code": "Text.\n\n    ```python\n    a = 1\n    ```\n",
     "title attribute": '```python title="x.py"\na = 1\n```\n\n```py\nb = 2\n```\n',
     "skipfile": "<!--pytest-codeblocks:skipfile-->\n\n```python\na = 1\n```\n",
+    "py continuing a block": "```python\na = 1\n```\n\n<!--pytest-codeblocks:cont-->\n```py\nassert a == 1\n```\n",
 }
 
 
@@ -269,6 +270,7 @@ def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:
         ("indented code", ["an indented code block", "pytest-codeblocks reads a ```python block here"]),
         ("title attribute", ["'```python title=\"x.py\"' is not collected", "'```py' is not collected"]),
         ("skipfile", ["skipfile: no block of this page runs"]),
+        ("py continuing a block", ["'```py' runs only because its marker joins it to the block before"]),  # contrib. 48
     ],
 )
 def test_problems_name_the_line(case: str, expected: list[str]) -> None:

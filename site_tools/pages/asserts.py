@@ -22,7 +22,9 @@ the code computes backs a number without checking it. :func:`weak` names every s
 - a tolerance looser than the number it checks: ``abs(x - 0.152) < 1``, ``(x - 0.152).abs() <= 0.5``,
   ``math.isclose(x, 0.152, abs_tol=0.1)``, where the bound is more than ten units of the constant's last written
   digit (0.001 for ``0.152``, 1 for ``512``, 100 for ``6200``). Such an assertion can fail, but it backs the digits
-  it names without checking them: tighten the bound, or state the number with fewer digits.
+  it names without checking them: tighten the bound, or state the number with fewer digits;
+- a number checked inside an ``or`` (``round(x, 3) == 0.657 or x < 0.9``): the other side lets the assertion hold
+  without it.
 
 Both the ``assert`` statement and calls of ``assert*`` functions (``torch.testing.assert_close``,
 ``numpy.testing.assert_allclose``) are checked, since both back numbers.
@@ -319,6 +321,22 @@ def loose(test: ast.expr, code: str) -> str | None:
     return None
 
 
+def number_in_or(test: ast.expr) -> str | None:
+    """Why ``assert test`` can hold without the number it compares: ``… == C or …`` with C a numeric constant."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return None
+    for part in test.values:
+        for node in ast.walk(part):
+            if isinstance(node, ast.Compare) and any(isinstance(op, ast.Eq) for op in node.ops):
+                sides = [node.left, *node.comparators]
+                if any(_constant(side)[0] and isinstance(_constant(side)[1], int | float) for side in sides):
+                    return (
+                        f"`{ast.unparse(node)}` sits in an `or`, so the assertion holds without it; assert the number "
+                        "on its own"
+                    )
+    return None
+
+
 def asserts_something(code: str) -> bool:
     """Whether ``code`` holds an ``assert`` statement or calls an ``assert*`` function."""
     return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(ast.parse(code)))
@@ -341,7 +359,7 @@ def weak(code: str) -> Iterator[tuple[int, str, str]]:
                 yield node.lineno, text, "checks nothing; compare or call something the page computed"
             elif reason := cannot_fail(node.test):
                 yield node.lineno, text, f"cannot fail: {reason}"
-            elif reason := loose(node.test, code):
+            elif reason := loose(node.test, code) or number_in_or(node.test):
                 yield node.lineno, text, f"is too loose: {reason}"
         elif is_assert_call(node):
             assert isinstance(node, ast.Call)

@@ -272,6 +272,11 @@ class Page:
                 out.append(f"{at}python block in a {f.hidden_by}: pytest-codeblocks does not see it; take it out")
             elif f.looks_like_python and (f.role == "shown" or (f.role == "block" and f.syntax != "python")):
                 out.append(f"{at}'{f.tick}{f.info}' is not collected; use a bare ```python")
+            elif f.role == "cont" and f.looks_like_python and f.runs and f.info.strip() != "python":
+                out.append(
+                    f"{at}'{f.tick}{f.info}' runs only because its marker joins it to the block before; use a bare "
+                    "```python, as every block does"
+                )
             elif f.looks_like_python and not f.runs:
                 head = heads.get(f.head)
                 what = f"'{head.tick}{head.info}'" if head else "a block that does not run"
