@@ -260,13 +260,18 @@ def _unit(text: str) -> float | None:
     return 10.0 ** (int(exponent or 0) + places)
 
 
-def _number(node: ast.expr, code: str) -> tuple[float, float] | None:
-    """(value, one unit of its last written digit) of a numeric constant in ``code``, or None."""
+def _numeric(node: ast.expr) -> float | None:
+    """The value of a finite numeric constant (``0.152``, ``-3``), or None."""
     ok, value = _constant(node)
     if not ok or not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         return None
-    unit = _unit(ast.get_source_segment(code, node) or "")
-    return None if unit is None else (float(value), unit)
+    return float(value)
+
+
+def _number(node: ast.expr, code: str) -> tuple[float, float] | None:
+    """(value, one unit of its last written digit) of a numeric constant in ``code``, or None."""
+    value, unit = _numeric(node), _unit(ast.get_source_segment(code, node) or "")
+    return None if value is None or unit is None else (value, unit)
 
 
 def _distance_to_constant(node: ast.expr, code: str) -> tuple[float, float] | None:
@@ -327,13 +332,15 @@ def number_in_or(test: ast.expr) -> str | None:
         return None
     for part in test.values:
         for node in ast.walk(part):
-            if isinstance(node, ast.Compare) and any(isinstance(op, ast.Eq) for op in node.ops):
-                sides = [node.left, *node.comparators]
-                if any(_constant(side)[0] and isinstance(_constant(side)[1], int | float) for side in sides):
-                    return (
-                        f"`{ast.unparse(node)}` sits in an `or`, so the assertion holds without it; assert the number "
-                        "on its own"
-                    )
+            if (
+                isinstance(node, ast.Compare)
+                and any(isinstance(op, ast.Eq) for op in node.ops)
+                and any(_numeric(side) is not None for side in (node.left, *node.comparators))
+            ):
+                return (
+                    f"`{ast.unparse(node)}` sits in an `or`, so the assertion holds without it; assert the number on "
+                    "its own"
+                )
     return None
 
 
