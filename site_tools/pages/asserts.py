@@ -270,8 +270,11 @@ def _numeric(node: ast.expr) -> float | None:
 
 def _number(node: ast.expr, code: str) -> tuple[float, float] | None:
     """(value, one unit of its last written digit) of a numeric constant in ``code``, or None."""
-    value, unit = _numeric(node), _unit(ast.get_source_segment(code, node) or "")
-    return None if value is None or unit is None else (value, unit)
+    value = _numeric(node)
+    if value is None:
+        return None
+    unit = _unit(ast.get_source_segment(code, node) or "")
+    return None if unit is None else (value, unit)
 
 
 def _distance_to_constant(node: ast.expr, code: str) -> tuple[float, float] | None:
