@@ -525,29 +525,45 @@ def check_singular_values(fig: Figure, *, lengths: Sequence[int], d_model: int) 
         assert line.get_label() == f"L = {length}"
 
 
-def check_position_scores(fig: Figure, *, max_len: int, d_model: int, seed: int, rope: bool = False) -> None:
+def check_position_scores(
+    fig: Figure,
+    *,
+    max_len: int,
+    d_model: int,
+    seed: int,
+    panels: Sequence[str] = ("plain", "projected"),
+    ahead: int = 7,
+    names: tuple[str, str] = ("i", "j"),
+) -> None:
     offset = np.arange(max_len)[None, :] - np.arange(max_len)[:, None]  # j - i: column j, row i
-    plain = np.cos(offset[:, :, None] * freqs(d_model)).sum(axis=-1) / math.sqrt(d_model)
     g = torch.Generator().manual_seed(seed)  # documented: W_Q then W_K, N(0, 1/d), float64
     w_q = torch.randn(d_model, d_model, generator=g, dtype=torch.float64).numpy() / math.sqrt(d_model)
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64).numpy() / math.sqrt(d_model)
     t = table(max_len, d_model)
-    projected = (t @ w_q) @ (t @ w_k).T / math.sqrt(d_model)  # row i = query, column j = key
-    assert np.abs(projected - projected.T).max() > 0.1  # so a transposed panel cannot pass
-    panels = [plain, projected]
-    if rope:  # then the token x ~ N(0, 1); q = x W_Q, k = x W_K, pairs (2i, 2i+1) as complex numbers a + ib
+    expected = []
+    if "plain" in panels:
+        expected.append(np.cos(offset[:, :, None] * freqs(d_model)).sum(axis=-1) / math.sqrt(d_model))
+    if "projected" in panels:
+        projected = (t @ w_q) @ (t @ w_k).T / math.sqrt(d_model)  # row i = query, column j = key
+        assert np.abs(projected - projected.T).max() > 0.1  # so a transposed panel cannot pass
+        expected.append(projected)
+    if "ahead" in panels:  # PE_i^T T_k^T PE_j = PE_{i+k} · PE_j = sum_p cos((j - i - k) w_p): peaks at j = i + k
+        expected.append(np.cos((offset[:, :, None] - ahead) * freqs(d_model)).sum(axis=-1) / math.sqrt(d_model))
+    if "rope" in panels:  # then the token x ~ N(0, 1); q = x W_Q, k = x W_K, pairs (2i, 2i+1) as complex numbers a + ib
         x = torch.randn(d_model, generator=g, dtype=torch.float64).numpy()
         q, k = x @ w_q, x @ w_k
         zq, zk = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
         # (R_i q) · (R_j k) = Re(sum_p zq e^(i·i·w_p) conj(zk e^(i·j·w_p))), a function of j - i
         rotary = (zq * zk.conj() * np.exp(-1j * offset[:, :, None] * freqs(d_model))).sum(-1).real / math.sqrt(d_model)
         assert np.abs(rotary - rotary.T).max() > 0.1  # +k and -k differ: a transposed panel cannot pass
-        panels.append(rotary)
-    assert sum(bool(ax.get_images()) for ax in fig.axes) == len(panels)
-    for ax, expected in zip(fig.axes, panels, strict=False):
-        assert "query" in ax.get_ylabel() and "key" in ax.get_xlabel()
-        close(pixels(ax), expected, atol=1e-12, what=ax.get_title())
-        m = np.abs(expected).max()
+        expected.append(rotary)
+    assert len(expected) == len(panels)
+    assert sum(bool(ax.get_images()) for ax in fig.axes) == len(expected)
+    a, b = names
+    for ax, want in zip(fig.axes, expected, strict=False):
+        assert ax.get_ylabel().endswith(f" {a}") and ax.get_xlabel().endswith(f" {b}")
+        close(pixels(ax), want, atol=1e-12, what=ax.get_title())
+        m = np.abs(want).max()
         close(only_image(ax).get_clim(), (-m, m), atol=1e-12, what="colour scale")
 
 
@@ -946,6 +962,7 @@ CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "dtype-error": ("plot_dtype_error", check_dtype_error),
     "singular-values": ("plot_singular_values", check_singular_values),
     "position-scores": ("plot_position_scores", check_position_scores),
+    "ahead-scores": ("plot_position_scores", check_position_scores),
     "rope-scores": ("plot_position_scores", check_position_scores),
     "transform-matrices": ("plot_transform_matrices", check_transform_matrices),
     "rotating-pairs": ("plot_rotating_pairs", check_rotating_pairs),

@@ -170,7 +170,11 @@ def test_wrapped_breaks_long_legend_entries_where_a_line_may_break() -> None:
         (plot_frequency_ulps, {"dtypes": (torch.int32,)}, TypeError, "dtypes[0] must be a floating-point"),
         (plot_heatmap, {"max_len": 0}, ValueError, "max_len must be >= 1, got 0"),
         (plot_position_scores, {"seed": -1}, ValueError, "seed must be >= 0, got -1"),
-        (plot_position_scores, {"rope": 1}, TypeError, "rope must be a bool, got 1 of type int"),
+        (plot_position_scores, {"panels": "rope"}, TypeError, "panels must be a sequence of panel names, got 'rope'"),
+        (plot_position_scores, {"panels": ("plain", "plain")}, ValueError, "at most once, and at least one"),
+        (plot_position_scores, {"panels": ("ropes",)}, ValueError, "got ('ropes',)"),
+        (plot_position_scores, {"ahead": 0}, ValueError, "ahead must be >= 1, got 0"),
+        (plot_position_scores, {"names": ("m",)}, ValueError, "names must be two non-empty strings"),
         (
             plot_scale_shares,
             {"base": 10},

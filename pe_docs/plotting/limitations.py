@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from pe_docs._checks import check_d_model, check_int
 from pe_docs.analysis.attention_bias import position_scores
 from pe_docs.analysis.capacity import singular_values
+from pe_docs.analysis.relative import relative_transform
 from pe_docs.analysis.rope import rope_rotate
 from pe_docs.encoding import sinusoidal_table
 from pe_docs.plotting._style import (
@@ -101,43 +102,61 @@ def plot_singular_values(
     return fig
 
 
+PANELS = ("plain", "projected", "ahead", "rope")
+"""The panels ``plot_position_scores`` can draw, in the order it draws them."""
+
+
 def plot_position_scores(
     max_len: int = 64,
     d_model: int = 64,
     *,
     seed: int = 0,
-    rope: bool = False,
+    panels: Sequence[str] = ("plain", "projected"),
+    ahead: int = 7,
+    names: tuple[str, str] = ("i", "j"),
     layout: Layout = "wide",
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
-    """Two heatmaps: ``PE_i · PE_j`` (a function of ``j − i``) and ``PE_i W_Q · PE_j W_K`` (random W); with
-    ``rope=True`` a third: RoPE's ``(R_i q) · (R_j k)`` for one token at every position (a function of ``j − i``
-    again, but not of ``|j − i|`` alone), its positions named ``m`` and ``n`` as RoPE's are.
+    """Heatmaps of attention scores that depend on position alone, query position down, key position across.
+
+    The panels, drawn in this order whichever order ``panels`` lists them in:
+
+    - ``"plain"``: ``PE_i · PE_j``, a function of ``j − i``;
+    - ``"projected"``: ``(PE_i W_Q) · (PE_j W_K)`` with random ``W``, which is not;
+    - ``"ahead"``: ``PE_iᵀ A PE_j`` with ``A = T_kᵀ`` (``k = ahead``), that is ``PE_{i+k} · PE_j``: the head that
+      looks ``k`` positions ahead;
+    - ``"rope"``: RoPE's ``(R_i q) · (R_j k)`` for one token at every position (a function of ``j − i`` again, but
+      not of ``|j − i|`` alone).
 
     Scores are those of ``pe_docs.analysis.attention_bias.position_scores`` (divided by ``√d_model``) for the
-    float64 table. ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator
-    seeded with ``seed``, so the figure is deterministic. The third panel draws a token embedding ``x ~ N(0, 1)``
-    from the same generator after them, projects it, ``q = x W_Q`` and ``k = x W_K``, and turns ``q`` to
-    position ``m`` and ``k`` to ``n`` with ``pe_docs.analysis.rope_rotate`` (neighbouring pairs, base 10000), divided
-    by ``√d_model``. Each panel has its own symmetric colour scale.
+    float64 table; ``A = T_kᵀ`` is ``pe_docs.analysis.relative_transform(ahead, d_model)`` transposed.
+    ``W_Q`` and ``W_K`` are Gaussian with variance ``1 / d_model``, drawn from a generator seeded with ``seed``,
+    so the figure is deterministic. The RoPE panel draws a token embedding ``x ~ N(0, 1)`` from the same
+    generator after them, projects it, ``q = x W_Q`` and ``k = x W_K``, and turns ``q`` to position ``i`` and
+    ``k`` to ``j`` with ``pe_docs.analysis.rope_rotate`` (neighbouring pairs, base 10000), divided by
+    ``√d_model``. Each panel has its own symmetric colour scale.
 
     Args:
         max_len: Number of positions (rows and columns of each heatmap); an integer >= 1.
         d_model: Width of the table; a positive even integer.
         seed: Seed of the random projections; an integer >= 0.
-        rope: Whether to add the third panel, RoPE's scores; a bool.
+        panels: The panels to draw: one or more of ``PANELS``, each at most once.
+        ahead: The offset ``k`` of the ``"ahead"`` panel; an integer >= 1.
+        names: What the labels call the query's and the key's position, as the page names them
+            (RoPE's pages say ``("m", "n")``); two non-empty strings.
         layout: ``"wide"`` (the heatmaps side by side) or ``"narrow"`` (one above the other).
         lang: Language of the labels, ``"en"`` or ``"zh"``.
         theme: Colour scheme, ``"light"`` or ``"dark"``.
 
     Returns:
-        A ``matplotlib.figure.Figure`` with the heatmaps' axes (two, or three with ``rope``), then their colour
-        bars.
+        A ``matplotlib.figure.Figure`` with one heatmap's axes per panel, then their colour bars.
 
     Raises:
-        TypeError: ``max_len``, ``d_model`` or ``seed`` is not an integer, or ``rope`` not a bool.
-        ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, or a bad
+        TypeError: ``max_len``, ``d_model``, ``seed`` or ``ahead`` is not an integer, or ``panels`` or ``names``
+            is not a sequence of strings.
+        ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, ``ahead < 1``, a panel
+            not in ``PANELS`` or listed twice, no panel, ``names`` not two non-empty strings, or a bad
             ``layout``/``lang``/``theme``.
 
     Examples:
@@ -150,37 +169,52 @@ def plot_position_scores(
     max_len = check_int("max_len", max_len, minimum=1)
     d_model = check_d_model(d_model)
     seed = check_int("seed", seed, minimum=0)
-    if not isinstance(rope, bool):
-        raise TypeError(f"rope must be a bool, got {rope!r} of type {type(rope).__name__}")
+    ahead = check_int("ahead", ahead, minimum=1)
+    if isinstance(panels, str) or not all(isinstance(p, str) for p in panels):
+        raise TypeError(f"panels must be a sequence of panel names, got {panels!r}")
+    unknown = [p for p in panels if p not in PANELS]
+    if unknown or not panels or len(set(panels)) != len(panels):
+        raise ValueError(f"panels must name each of {PANELS} at most once, and at least one, got {tuple(panels)!r}")
+    if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"names must be a tuple of two strings, got {names!r}")
+    if len(names) != 2 or not all(names):
+        raise ValueError(f"names must be two non-empty strings, got {names!r}")
+    a, b = names
     table = sinusoidal_table(max_len, d_model, dtype=torch.float64)
     g = torch.Generator().manual_seed(seed)
     w_q = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
     w_k = torch.randn(d_model, d_model, generator=g, dtype=torch.float64) / d_model**0.5
-    plain = position_scores(table)[0]
-    projected = position_scores(table, w_q, w_k)[0]
-    a, b = ("m", "n") if rope else ("i", "j")  # positions as the page names them (RoPE's: m, n)
-    panels = [
-        (plain, f"PE_{a} · PE_{b} / √d"),
-        (projected, f"(PE_{a} W_Q) · (PE_{b} W_K) / √d\n" + text(lang, en="random W", zh="随机 W")),
-    ]
-    if rope:
+    drawn: list[tuple[torch.Tensor, str]] = []
+    if "plain" in panels:
+        drawn.append((position_scores(table)[0], f"PE_{a} · PE_{b} / √d"))
+    if "projected" in panels:
+        title = f"(PE_{a} W_Q) · (PE_{b} W_K) / √d\n" + text(lang, en="random W", zh="随机 W")
+        drawn.append((position_scores(table, w_q, w_k)[0], title))
+    if "ahead" in panels:
+        look = relative_transform(ahead, d_model, dtype=torch.float64).T  # A = T_k^T: PE_i A = PE_{i+k}
+        title = f"PE_{a}ᵀ A PE_{b} / √d, A = T_{ahead}ᵀ\n" + text(
+            lang, en=f"looks {ahead} ahead", zh=f"往后看 {ahead} 个位置"
+        )
+        drawn.append((position_scores(table, look, torch.eye(d_model, dtype=torch.float64))[0], title))
+    if "rope" in panels:
         x = torch.randn(d_model, generator=g, dtype=torch.float64)  # one token, at every position
         positions = torch.arange(max_len)
         q = rope_rotate((x @ w_q).expand(max_len, d_model), positions, pairing="interleaved")
         k = rope_rotate((x @ w_k).expand(max_len, d_model), positions, pairing="interleaved")
         title = text(
             lang,
-            en="RoPE: (R_m q) · (R_n k) / √d\none token, same W",
-            zh="RoPE：(R_m q) · (R_n k) / √d\n同一个词元，同样的 W",
+            en=f"RoPE: (R_{a} q) · (R_{b} k) / √d\none token, same W",
+            zh=f"RoPE：(R_{a} q) · (R_{b} k) / √d\n同一个词元，同样的 W",
         )
-        panels.append(((q @ k.T) / d_model**0.5, title))
-    n = len(panels)
+        drawn.append(((q @ k.T) / d_model**0.5, title))
+    n = len(drawn)
     with themed(lang, theme, layout):
         if wide:
-            fig, axes = new_figure(7.6, 3.7, ncols=2) if n == 2 else new_figure(9.6, 3.3, ncols=3)
+            width, height = {1: (4.4, 3.7), 2: (7.6, 3.7), 3: (9.6, 3.3)}.get(n, (12.4, 3.3))
+            fig, axes = new_figure(width, height, ncols=n, squeeze=False)
         else:
-            fig, axes = new_figure(NARROW_WIDTH, 3.1 * n, nrows=n)
-        for ax, (scores, title) in zip(axes, panels, strict=True):
+            fig, axes = new_figure(NARROW_WIDTH, 3.1 * n, nrows=n, squeeze=False)
+        for ax, (scores, title) in zip(axes.flat, drawn, strict=True):
             m = float(scores.abs().max())
             im = ax.imshow(scores.numpy(), cmap="RdBu_r", vmin=-m, vmax=m, interpolation="nearest")
             ax.grid(False)

@@ -55,7 +55,21 @@ FIGURES: dict[str, FigureSpec] = {
     "dtype-error": FigureSpec("plot_dtype_error", {"max_position": 10**6, "d_model": 512}),
     "singular-values": FigureSpec("plot_singular_values", {"lengths": (64, 512, 2048), "d_model": 512}),
     "position-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0}),
-    "rope-scores": FigureSpec("plot_position_scores", {"max_len": 64, "d_model": 64, "seed": 0, "rope": True}),
+    "ahead-scores": FigureSpec(
+        "plot_position_scores",
+        {
+            "max_len": 64,
+            "d_model": 64,
+            "seed": 0,
+            "panels": ("plain", "projected", "ahead"),
+            "ahead": 16,
+            "names": ("p", "n"),
+        },
+    ),
+    "rope-scores": FigureSpec(
+        "plot_position_scores",
+        {"max_len": 64, "d_model": 64, "seed": 0, "panels": ("projected", "rope"), "names": ("m", "n")},
+    ),
     "transform-matrices": FigureSpec("plot_transform_matrices", {"ks": (1, 5, 50), "d_model": 16}),
     "rotating-pairs": FigureSpec("plot_rotating_pairs", {"d_model": 8, "positions": 12, "pairs": (0, 1, 2)}),
     "geometry-curve": FigureSpec("plot_encoding_curve", {"d_model": 512, "positions": 600, "pairs": (76, 128)}),
