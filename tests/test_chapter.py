@@ -90,6 +90,11 @@ def test_new_pair_passes_the_page_checks(created: Path) -> None:
         assert f"tests/test_numbers.py::{test}[{SLUG}.md]" in passed
     assert any(p.startswith("tests/test_chinese.py::") for p in passed)
     assert not [p for p in passed if SLUG not in p], "a test of another page was selected"
+    # what passes but is still the skeleton's is listed after the tests, with file and line, to replace
+    assert "Still as the template left them (replace before the pull request):" in result.stdout
+    assert f"docs/zh/{SLUG}.md:1: the title is still the skeleton's: # 页面标题" in result.stdout
+    for lang in ("en", "zh"):
+        assert f"docs/{lang}/{SLUG}.md:4: the template's comment is still there: delete it" in result.stdout
 
 
 @pytest.mark.site
@@ -263,3 +268,12 @@ def test_a_section_in_either_language_puts_the_page_in_both_navs(tmp_path: Path)
         order = list(places)
         assert order.index("second-page.md") == order.index("api.md") - 1
         assert order.index("first-page.md") == order.index("relative-schemes.md") + 1
+
+
+def test_no_page_keeps_the_skeleton() -> None:
+    """``make check``'s reminder is quiet on the site's own pages: none keeps the template's comment or title."""
+    slugs = sorted({Path(name).stem for name in pages.page_names()})
+    assert len(slugs) > 20
+    left = [item for slug in slugs for item in chapter.skeleton_left(slug)]
+    if left:
+        pytest.fail("\n".join(left), pytrace=False)

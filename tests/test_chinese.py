@@ -486,7 +486,8 @@ def test_rendered_blocks_are_what_a_browser_lays_out() -> None:
 def test_no_italics_on_chinese_text(path: Path) -> None:
     """Chinese has no italic forms (browsers slant the glyphs); emphasis is bold."""
     found = italic_violations(path)
-    assert found == [], f"{_shown(path)}: use **bold** for emphasis in Chinese:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}: use **bold** for emphasis in Chinese:\n" + "\n".join(found), pytrace=False)
 
 
 # Italics as Python-Markdown reads them: *…* anywhere, between two ideographs too (一条*斜坡*，: an asterisk
@@ -515,7 +516,8 @@ def test_chinese_quotes_are_curly(path: Path) -> None:
                 found.append(f"line {n}: {m.group(0)}")
         if line.count('"') % 2:
             found.append(f"line {n}: unpaired straight quote")
-    assert found == [], f"{_shown(path)}: use “ ” around Chinese text:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}: use “ ” around Chinese text:\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -524,10 +526,12 @@ def test_no_stray_spaces_on_the_rendered_page(path: Path) -> None:
     would see where Chinese wants none. A source line break renders as a space: in Chinese prose, break a line only
     where a space belongs (between Chinese and a Latin word, a number, code or math), or not at all."""
     found = cjk.stray_spaces(f"<article>{pages.render(path)}</article>", lang="zh")
-    assert found == [], (
-        f"{_shown(path)}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
-        "join the lines there):\n" + "\n".join(map(str, found))
-    )
+    if found:
+        pytest.fail(
+            f"{_shown(path)}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
+            "join the lines there):\n" + "\n".join(map(str, found)),
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -537,7 +541,8 @@ def test_one_term_per_idea(path: Path) -> None:
         "\n(a flagged word your field uses as its own term, such as 时间特征 in forecasting, is kept on this page by "
         "its front matter, with why: terms_kept: {特征: 理由}; docs/en/contributing.md#chinese-terms)"
     )
-    assert found == [], f"{_shown(path)}:\n" + "\n".join(found) + hint
+    if found:
+        pytest.fail(f"{_shown(path)}:\n" + "\n".join(found) + hint, pytrace=False)
 
 
 EXPLORERS = sorted((pages.ROOT / "overrides" / "assets" / "javascripts").glob("*.js"))
@@ -590,7 +595,8 @@ def test_the_term_list_and_the_glossary_agree() -> None:
             found.append(f"{bad!r} -> {good}: no glossary entry #{anchor}")
         elif word not in terms[anchor].chinese:
             found.append(f"{bad!r} -> {good}: glossary #{anchor} is {terms[anchor].chinese!r}, not {word}")
-    assert found == [], "\n".join(found)
+    if found:
+        pytest.fail("\n".join(found), pytrace=False)
 
 
 def caught_on(tmp_path: Path, line: str, code: str) -> list[str]:
@@ -793,32 +799,42 @@ def test_notebook_bold_renders() -> None:
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_links_name_a_page_by_its_name(path: Path) -> None:
     found = link_text_violations(path)
-    assert found == [], f"{_shown(path)}:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}:\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_percentages_have_no_space(path: Path) -> None:
     found = percent_violations(path)
-    assert found == [], f"{_shown(path)}: write percentages as 95% in Chinese:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}: write percentages as 95% in Chinese:\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_chinese_punctuation_is_full_width(path: Path) -> None:
     found = half_width_violations(path)
-    assert found == [], f"{_shown(path)}: full-width punctuation after Chinese text (，；：？！):\n" + "\n".join(found)
+    if found:
+        pytest.fail(
+            f"{_shown(path)}: full-width punctuation after Chinese text (，；：？！):\n" + "\n".join(found),
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_titles_are_in_book_title_marks(path: Path) -> None:
     found = title_violations(path, known_titles())
-    assert found == [], f"{_shown(path)}: titles in 《》, quotations in “”:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}: titles in 《》, quotations in “”:\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
 def test_no_english_left_in_code_comments(path: Path) -> None:
     """A Chinese page's code is the English page's, its comments are Chinese."""
     found = english_comment_violations(path)
-    assert found == [], f"{_shown(path)}: translate these comments (the code stays as it is):\n" + "\n".join(found)
+    if found:
+        pytest.fail(
+            f"{_shown(path)}: translate these comments (the code stays as it is):\n" + "\n".join(found), pytrace=False
+        )
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)
@@ -826,7 +842,8 @@ def test_no_english_left_in_chinese_prose(path: Path) -> None:
     """Translate English left in prose; quote the original only where its wording matters, with the
     translation beside it: “original”（译文） or 译文（original）."""
     found = english_violations(path, glossary())
-    assert found == [], f"{_shown(path)}:\n" + "\n".join(found)
+    if found:
+        pytest.fail(f"{_shown(path)}:\n" + "\n".join(found), pytrace=False)
 
 
 GUIDES = [layout.DOCS / lang / "contributing.md" for lang in pages.LANGS]
@@ -844,10 +861,12 @@ def test_the_guide_lists_every_term_rule(path: Path) -> None:
     # the examples as prose would hold them: a code span's backticks (the English table's) are presentation
     listed = "\n".join(guide.lines[heading.line : (after[0] - 1 if after else None)]).replace("`", " ")
     missing = [f"{bad!r} -> {good}" for bad, (good, _) in AVOID.items() if not re.search(bad, listed)]
-    assert missing == [], (
-        f"docs/{lang}/contributing.md#chinese-terms lists no example of these rules; add a line with what each "
-        "catches and what to write instead:\n" + "\n".join(missing)
-    )
+    if missing:
+        pytest.fail(
+            f"docs/{lang}/contributing.md#chinese-terms lists no example of these rules; add a line with what each "
+            "catches and what to write instead:\n" + "\n".join(missing),
+            pytrace=False,
+        )
 
 
 def test_a_page_may_keep_a_term_with_its_reason(tmp_path: Path) -> None:

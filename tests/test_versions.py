@@ -149,14 +149,18 @@ def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str)
         for package in _front_matter("en", name).get("checked_against", [])
         if not versions.backing(slug, package, TIER_TESTS)
     ]
-    assert missing == [], "\n".join(
-        f"{name}: checked_against lists {package}, but no test in tests/upstream/ marked "
-        f"@pytest.mark.pages({slug!r}) imports {versions.import_name(package)}. Mark the tier test that checks what "
-        f"this page says of {package} (make test-upstream runs it); if there is none, write one that compares the "
-        f"page's claim with {package} itself, or take {package} out of checked_against in docs/en/{name} and "
-        f"docs/zh/{name}"
-        for package in missing
-    )
+    if missing:
+        pytest.fail(
+            "\n".join(
+                f"{name}: checked_against lists {package}, but no test in tests/upstream/ marked "
+                f"@pytest.mark.pages({slug!r}) imports {versions.import_name(package)}. Mark the tier test that "
+                f"checks what this page says of {package} (make test-upstream runs it); if there is none, write one "
+                f"that compares the page's claim with {package} itself, or take {package} out of checked_against in "
+                f"docs/en/{name} and docs/zh/{name}"
+                for package in missing
+            ),
+            pytrace=False,
+        )
 
 
 def test_tier_tests_name_pages_that_exist() -> None:
@@ -164,10 +168,12 @@ def test_tier_tests_name_pages_that_exist() -> None:
     installed versions, not a page)."""
     slugs = {p.stem for p in (ROOT / "docs" / "en").glob("*.md")}
     unknown = [f"{t.name}: {p!r}" for t in TIER_TESTS for p in t.pages if p not in slugs]
-    assert unknown == [], f"tier tests name pages that do not exist: {unknown}"
+    if unknown:
+        pytest.fail(f"tier tests name pages that do not exist: {unknown}", pytrace=False)
     tier = {versions.import_name(name) for name, pin in versions.read_pins().items() if pin.tier} - {"torch", "pytest"}
     unnamed = [t.name for t in TIER_TESTS if t.modules & tier and not t.pages]
-    assert unnamed == [], f"tier tests that name no page (@pytest.mark.pages): {unnamed}"
+    if unnamed:
+        pytest.fail(f"tier tests that name no page (@pytest.mark.pages): {unnamed}", pytrace=False)
     assert len(TIER_TESTS) >= 30
 
 

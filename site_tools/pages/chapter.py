@@ -200,6 +200,31 @@ def create(slug: str, section: str | None = None, root: Path = ROOT) -> list[Pat
     return written
 
 
+def skeleton_left(slug: str, root: Path = ROOT) -> list[str]:
+    """What of the template the chapter ``slug`` still carries: the template's comment, and its title where
+    ``create`` keeps it (the Chinese page's "页面标题"; the English page's is made from the slug, and can stay).
+
+    Both pass every check (a chapter as created passes ``make test``), so ``make check`` lists them as reminders,
+    one ``file:line: what`` per item, to replace before the pull request.
+
+    >>> skeleton_left("formula")
+    []
+    """
+    left = []
+    for lang in pages.LANGS:
+        path, template = root / "docs" / lang / f"{slug}.md", root / TEMPLATES[lang]
+        if not path.is_file() or not template.is_file():
+            continue
+        skeleton = template.read_text(encoding="utf-8").split("\n")
+        comment = next((line for line in skeleton[1:] if line.strip() not in ("", "<!--")), None)  # its first line
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            if number == 1 and line == skeleton[0]:  # the Chinese skeleton's title (the English one is the slug's)
+                left.append(f"docs/{lang}/{slug}.md:{number}: the title is still the skeleton's: {line}")
+            elif line == comment:
+                left.append(f"docs/{lang}/{slug}.md:{number}: the template's comment is still there: delete it")
+    return left
+
+
 def ask_section(root: Path = ROOT) -> str:
     """Ask on the terminal which section the chapter goes in; the English title of the answer."""
     choices = open_sections(root)
