@@ -527,11 +527,25 @@ def test_no_stray_spaces_on_the_rendered_page(path: Path) -> None:
     where a space belongs (between Chinese and a Latin word, a number, code or math), or not at all."""
     found = cjk.stray_spaces(f"<article>{pages.render(path)}</article>", lang="zh")
     if found:
+        lines = path.read_text(encoding="utf-8").split("\n")
         pytest.fail(
             f"{_shown(path)}: spaces a reader sees where Chinese wants none (shown as ␣; a line break renders as one: "
-            "join the lines there):\n" + "\n".join(map(str, found)),
+            "join the lines there):\n" + "\n".join(f"{_source_line(lines, s.context)}{s}" for s in found),
             pytrace=False,
         )
+
+
+def _source_line(lines: list[str], context: str) -> str:
+    """``"line N: "`` for the source line a stray space most likely comes from (a line break between the two
+    characters around it, or a space typed between them), or ``""`` when the source does not show it plainly."""
+    before, _, after = context.partition("␣")
+    if not before or not after:
+        return ""
+    x, y = before[-1], after[0]
+    for number, (line, following) in enumerate(zip(lines, [*lines[1:], ""], strict=True), 1):
+        if f"{x} {y}" in line or (line.rstrip().endswith(x) and following.lstrip().startswith(y)):
+            return f"line {number}: "
+    return ""
 
 
 @pytest.mark.parametrize("path", ZH_PAGES, ids=_id)

@@ -65,17 +65,21 @@ def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) ->
     (docs / "a.md").write_text("# 甲\n\n## 练习\n\n正文。\n", encoding="utf-8")
     (docs / "api.md").write_text("# API\n\n::: pe_docs.sinusoidal_table\n", encoding="utf-8")
     (docs / "b.md").write_text(
-        "# 乙\n\n见[练习](a.md#exercises)。\n\n见[别处](c.md)、[本页](#乙)、[练习](a.md#练习)。\n\n"
+        "# 乙\n\n见[练习](a.md#exercises)。\n\n见[别处](c.md)、[本页](#乙)、[练习](a.md#练习)、[近似](a.md#练)。\n\n"
         "[外站](https://example.org/x.md#y)、[图](figures/x.light.svg)、[API](api.md#pe_docs.sinusoidal_table)。\n",
         encoding="utf-8",
     )
     problems = pages.link_problems(docs / "b.md")
-    assert len(problems) == 2, problems
+    assert len(problems) == 3, problems
     assert problems[0].endswith(
         ":3: the link 'a.md#exercises': " + pages.rel(docs / "a.md") + " has no anchor"
         " 'exercises' (the anchors it has: 甲, 练习)"
     ), problems[0]
     assert ":5: the link 'c.md' names 'c.md', which is not a page in " in problems[1], problems[1]
+    assert problems[2].endswith(
+        ":5: the link 'a.md#练': " + pages.rel(docs / "a.md") + " has no anchor '练'"
+        " (did you mean '练习'? the anchors it has: 甲, 练习)"
+    ), problems[2]  # a near miss is named first
 
 
 @pytest.mark.parametrize("name", pages.page_names())

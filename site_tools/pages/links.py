@@ -5,6 +5,7 @@ rendered once per version of its file."""
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Callable
@@ -80,9 +81,11 @@ def link_problems(path: Path) -> list[str]:
             continue
         anchors = _anchors(target) if url.fragment else None
         if anchors is not None and unquote(url.fragment) not in anchors:
-            near = sorted(a for a in anchors if not re.fullmatch(r"__codelineno-.*|_\d+|fn.*|fnref.*", a))
+            named = sorted(a for a in anchors if not re.fullmatch(r"__codelineno-.*|_\d+|fn.*|fnref.*", a))
+            close = difflib.get_close_matches(unquote(url.fragment), named, n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
             problems.append(
                 f"{where}: the link {href!r}: {rel(target)} has no anchor {unquote(url.fragment)!r}"
-                f" (the anchors it has: {', '.join(near[:12])}{', …' if len(near) > 12 else ''})"
+                f" ({hint}the anchors it has: {', '.join(named[:12])}{', …' if len(named) > 12 else ''})"
             )
     return problems
