@@ -63,7 +63,7 @@ FIGURES: dict[str, FigureSpec] = {
             "seed": 0,
             "panels": ("plain", "projected", "ahead"),
             "ahead": 16,
-            "names": ("p", "n"),
+            "names": ("m", "n"),
         },
     ),
     "rope-scores": FigureSpec(
