@@ -102,8 +102,7 @@ def plot_singular_values(
     return fig
 
 
-PANELS = ("plain", "projected", "ahead", "rope")
-"""The panels ``plot_position_scores`` can draw, in the order it draws them."""
+_PANELS = ("plain", "projected", "ahead", "rope")  # what plot_position_scores draws, in this order
 
 
 def plot_position_scores(
@@ -141,7 +140,8 @@ def plot_position_scores(
         max_len: Number of positions (rows and columns of each heatmap); an integer >= 1.
         d_model: Width of the table; a positive even integer.
         seed: Seed of the random projections; an integer >= 0.
-        panels: The panels to draw: one or more of ``PANELS``, each at most once.
+        panels: The panels to draw, at least one, each at most once: some of ``"plain"``, ``"projected"``,
+            ``"ahead"`` and ``"rope"``.
         ahead: The offset ``k`` of the ``"ahead"`` panel; an integer >= 1.
         names: What the labels call the query's and the key's position, as the page names them
             (RoPE's pages say ``("m", "n")``); two non-empty strings.
@@ -156,7 +156,7 @@ def plot_position_scores(
         TypeError: ``max_len``, ``d_model``, ``seed`` or ``ahead`` is not an integer, or ``panels`` or ``names``
             is not a sequence of strings.
         ValueError: ``max_len < 1``, ``d_model`` not positive and even, ``seed < 0``, ``ahead < 1``, a panel
-            not in ``PANELS`` or listed twice, no panel, ``names`` not two non-empty strings, or a bad
+            not one of these four or listed twice, no panel, ``names`` not two non-empty strings, or a bad
             ``layout``/``lang``/``theme``.
 
     Examples:
@@ -172,9 +172,9 @@ def plot_position_scores(
     ahead = check_int("ahead", ahead, minimum=1)
     if isinstance(panels, str) or not all(isinstance(p, str) for p in panels):
         raise TypeError(f"panels must be a sequence of panel names, got {panels!r}")
-    unknown = [p for p in panels if p not in PANELS]
+    unknown = [p for p in panels if p not in _PANELS]
     if unknown or not panels or len(set(panels)) != len(panels):
-        raise ValueError(f"panels must name each of {PANELS} at most once, and at least one, got {tuple(panels)!r}")
+        raise ValueError(f"panels must name each of {_PANELS} at most once, and at least one, got {tuple(panels)!r}")
     if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
         raise TypeError(f"names must be a tuple of two strings, got {names!r}")
     if len(names) != 2 or not all(names):
