@@ -19,6 +19,9 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
 - both generated notebooks executed on a fresh kernel (English on MKL's generic code path, Chinese on its AVX2
   path: the paths other x86 CPUs take), reused from the cache when nothing they depend on changed.
 
+After the tests it lists, as a reminder and not a failure, what of the template the page still carries (the Chinese
+skeleton's title, the template's comment: ``site_tools.pages.chapter.skeleton_left``), since both pass every check.
+
 A failure names the page, the line and, for numbers, the number, as in ``make test``. What needs the built site
 (the print page, the browser, the API pages' anchors) is left to ``make test``; after ``make site``,
 ``python -m site_tools.pages.check <slug> --site-dir site`` adds the tests that read the built pages (further arguments
