@@ -615,6 +615,27 @@ def check_clock_hands(
     assert labels == [f"w = 1/{round(1 / w)}" if w < 1 else "w = 1" for w in freqs(d_model)], labels
 
 
+def check_sine_alone(fig: Figure, *, theta: float, turn: float) -> None:
+    before, after = fig.axes
+    for ax, angles in ((before, (theta, math.pi - theta)), (after, (theta + turn, math.pi - theta + turn))):
+        circle, *hands, level_a, level_b = ax.get_lines()
+        x, y = xy(circle)
+        t = np.linspace(0, 2 * np.pi, len(x))
+        close(np.stack((x, y)), np.stack((np.cos(t), np.sin(t))), atol=1e-12, what="unit circle")
+        tips = np.array([[math.cos(a), math.sin(a)] for a in angles])
+        drawn = [np.stack(xy(hand), axis=-1) for hand in hands]
+        close(drawn, [[[0, 0], tip] for tip in tips], atol=1e-12, what="hands, from the centre to the tip")
+        for level, (_, height) in zip((level_a, level_b), tips, strict=True):  # a dashed line at each tip's height
+            assert level.get_linestyle() == "--"
+            close(np.stack(xy(level)), [[-1.2, 1.2], [height, height]], atol=1e-12, what="height of a tip")
+        close([note.xy for note in ax.texts], tips, atol=1e-12, what="labels at the tips")
+        shown = [note.get_text().split("= ")[1] for note in ax.texts]
+        assert shown == [f"{h:.2f}".replace("-", "−") for h in tips[:, 1]]
+    # the claim the figure makes: the same sine before the turn, different sines after it
+    assert math.isclose(math.sin(theta), math.sin(math.pi - theta), abs_tol=1e-15)
+    assert abs(math.sin(theta + turn) - math.sin(math.pi - theta + turn)) > 0.1
+
+
 def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
     p = np.arange(positions)
     assert len(fig.axes) == len(pairs)
@@ -951,6 +972,7 @@ def check_table_2d(fig: Figure, *, grid: int, d_model: int, patch: Sequence[int]
 
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
+    "sine-alone": ("plot_sine_alone", check_sine_alone),
     "waveforms": ("plot_waveforms", check_waveforms),
     "wavelengths": ("plot_wavelengths", check_wavelengths),
     "scale-shares": ("plot_scale_shares", check_scale_shares),

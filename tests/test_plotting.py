@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import re
 import typing
 
@@ -30,6 +31,7 @@ from pe_docs.plotting import (
     plot_scale_shares,
     plot_scales,
     plot_similarity_matrix,
+    plot_sine_alone,
     plot_singular_values,
     plot_t5_buckets,
     plot_transform_matrices,
@@ -148,6 +150,10 @@ def test_wrapped_breaks_long_legend_entries_where_a_line_may_break() -> None:
     ("fn", "kwargs", "error", "message"),
     [
         (plot_waveforms, {"dims": ()}, ValueError, "dims must contain at least one"),
+        (plot_sine_alone, {"theta": 0}, ValueError, "theta must be > 0.0, got 0"),
+        (plot_sine_alone, {"theta": math.pi / 2}, ValueError, "at π/2 the two hands are one"),
+        (plot_sine_alone, {"turn": math.pi}, ValueError, "a half turn keeps the two sines equal"),
+        (plot_sine_alone, {"turn": "1"}, TypeError, "turn must be a real number"),
         (plot_waveforms, {"dims": (0, 2.0)}, TypeError, "dims[1] must be an integer"),
         (plot_waveforms, {"dims": (0, -1)}, ValueError, "dims[1] must be >= 0, got -1"),
         (plot_waveforms, {"dims": 3}, TypeError, "dims must be a sequence of integers"),
