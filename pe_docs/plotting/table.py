@@ -211,6 +211,8 @@ def plot_sine_alone(
             ax.set_xlim(-1.45, 1.45)
             ax.set_ylim(-1.45, 1.45)
             ax.set_title(title, fontsize=10)
+            ax.set_xticks([])  # the labels give the heights; ticks would crowd them
+            ax.set_yticks([])
             ax.set_xlabel("cos")
             ax.set_ylabel("sin")
     return fig
