@@ -341,6 +341,17 @@ _WORD = r"[A-Za-z][A-Za-z0-9'’.+/-]*"
 _ENGLISH_RUN = re.compile(rf"{_WORD}(?:[ \t\n]+{_WORD}){{2,}}")
 
 
+GLOSS_WORDS = 3  # 词元（token）, 原话（the paper's words）, 旋转位置编码（rotary position embedding）
+
+
+def _gloss(m: re.Match[str]) -> str:
+    """A parenthesised gloss blanked out, unless it is an unquoted English sentence (more than GLOSS_WORDS words)."""
+    inside = m.group(0).strip().strip("（）()").strip()
+    quoted = inside.startswith("“") and inside.endswith("”")
+    words = len(re.findall(_WORD, re.sub(r"\$[^$]*\$", " ", inside)))
+    return _blank(m) if quoted or cjk.HAN.search(inside) or words <= GLOSS_WORDS else m.group(0)
+
+
 def _english_view(path: Path) -> str:
     t = prose(path, link_text=False).replace("**", "")
     t = re.sub(r"《[^》]*》", _blank, t)
@@ -350,8 +361,10 @@ def _english_view(path: Path) -> str:
     # a quotation with its translation beside it: “English”（中文）, or （“English”，中文） in one pair of parentheses
     t = re.sub(rf"“[^”]*”(?=\s*(?:（[^（）]*|\([^()]*){CJK})", _blank, t)
     t = re.sub(rf"（[^（）]*“[^”]*”[^（）]*{CJK}[^（）]*）|\([^()]*“[^”]*”[^()]*{CJK}[^()]*\)", _blank, t)
-    # a gloss: （…） or (…) right after Chinese, a closing ” or 》 (a space or a line break between, not a link)
-    t = re.sub(r"(?<=[\u3400-\u9fff”》])[ \t]?(?:\n[ \t]*)?(?:（[^（）]*）|\([^()]*\))", _blank, t)
+    # a gloss: （…） or (…) right after Chinese, a closing ” or 》 (a space or a line break between, not a link): a term
+    # of up to GLOSS_WORDS English words, or the original wording in quotation marks, （“…”）; a longer unquoted gloss
+    # is an English sentence left in the prose (contributor 48: 集合（attention is permutation invariant）)
+    t = re.sub(r"(?<=[\u3400-\u9fff”》])[ \t]?(?:\n[ \t]*)?(?:（[^（）]*）|\([^()]*\))", _gloss, t)
 
     def quote_block(m: re.Match[str]) -> str:  # a blockquote holding its translation (a Han per five letters)
         block = m.group(0)  # or followed by it
@@ -372,8 +385,14 @@ def english_violations(path: Path, terms: dict[str, Term]) -> list[str]:
     found = []
     for m in _ENGLISH_RUN.finditer(text):
         run = " ".join(m.group(0).split())
-        what = "an English title: write it in 《》" if _looks_like_title(run) else "English in Chinese prose"
-        found.append(f"line {line_of(text, m.start())}: {what}: {run!r}")
+        if _looks_like_title(run):
+            found.append(f"line {line_of(text, m.start())}: an English title: write it in 《》: {run!r}")
+        else:
+            found.append(
+                f"line {line_of(text, m.start())}: English in Chinese prose: {run!r}: translate it; to keep the"
+                " original wording, quote it beside its translation, 译文（“original”） or “original”（译文）"
+                f" (a gloss without quotation marks is a term of at most {GLOSS_WORDS} words)"
+            )
     for term in terms.values():
         chinese = re.sub(r"（[^）]*）", "", term.chinese)
         for english in _english_terms(term):
@@ -739,8 +758,10 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
         "# 标题\n\n"
         "那一章书稿里的资料说 `d_model` 维度是 512，准确率是 95 %；\n"
         "论文“Attention Is All You Need”说，each position gets its own vector。\n"
-        "词元（token）、书中的一章、素材、宽度 $d_{model}$、95%、《Attention Is All You Need》都没问题。\n"
-        "用 positional encoding 的说法不对。\n\n"
+        "词元（token）、书中的一章、素材、宽度 $d_{model}$、95%、《Attention Is All You Need》都没问题，"
+        "旋转位置编码（rotary position embedding）和原话（“Please note that this slightly differs”）也没问题。\n"
+        "用 positional encoding 的说法不对。\n"
+        "它是一个集合（attention is permutation invariant）。\n\n"
         "```python\ntitle = '书稿'  # 95 % “Attention Is All You Need” in a code block is code\n```\n",
         encoding="utf-8",
     )
@@ -759,12 +780,13 @@ def test_the_checks_catch_what_they_say(tmp_path: Path) -> None:
         "line 4: “Attention Is All You Need” is a title: 《Attention Is All You Need》"
     ]
     english = english_violations(page, terms)
-    assert english[:2] == [
-        "line 4: English in Chinese prose: 'each position gets its own vector'",
-        "line 4: an English title: write it in 《》: 'Attention Is All You Need'",
-    ]
+    assert english[0].startswith("line 4: English in Chinese prose: 'each position gets its own vector': translate it")
+    assert english[1] == "line 4: an English title: write it in 《》: 'Attention Is All You Need'"
     assert english[2].startswith("line 6: 'positional encoding' -> 位置编码")
-    assert len(english) == 3
+    # contributor 48: a whole English sentence passed as a gloss; a term, or the original in quotation marks, passes
+    assert english[3].startswith("line 7: English in Chinese prose: 'attention is permutation invariant'")
+    assert "at most 3 words" in english[3]
+    assert len(english) == 4
 
     (tmp_path / "zh").mkdir()
     italic = tmp_path / "zh" / "italic.md"  # rendered with the zh config
