@@ -135,7 +135,7 @@ def plot_waveforms(
 
 def plot_sine_alone(
     theta: float = 0.6,
-    turn: float = 1.2,
+    turn: float = 1.4,
     *,
     layout: Layout = "wide",
     lang: Lang = "en",

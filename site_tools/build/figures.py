@@ -42,7 +42,7 @@ FIGURES: dict[str, FigureSpec] = {
     "clock-hands": FigureSpec("plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8}),
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
-    "sine-alone": FigureSpec("plot_sine_alone", {"theta": 0.6, "turn": 1.2}),
+    "sine-alone": FigureSpec("plot_sine_alone", {"theta": 0.6, "turn": 1.4}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
     "scale-shares": FigureSpec("plot_scale_shares", {"d_model": 512}),
     "scales": FigureSpec(
