@@ -10,9 +10,11 @@ Two lines at the end of a page, never typed by hand:
 
 A page may list a library only if a tier test checks what the page says of it: a test in ``tests/upstream/`` marked
 ``@pytest.mark.pages("<slug>")`` (on the test, or ``pytestmark`` for a whole module) that imports the library, itself
-or through a helper of its module. :func:`tier_tests` reads the tier's files (as text: its libraries are not
-installed here) and :func:`backing` names the tests that back one page's claim about one library;
-``tests/test_versions.py`` holds every ``checked_against`` entry to one.
+or through a helper of its module, and that quotes in its docstring, in “ ”, what the page says (a passage of four
+words or more of the English page, as a reader reads it: no Markdown, no math delimiters). :func:`tier_tests` reads
+the tier's files (as text: its libraries are not installed here), :func:`backing` names the tests that back one
+page's claim about one library and :func:`quoting` those of them that quote the page; ``tests/test_versions.py``
+holds every ``checked_against`` entry to one.
 
 Standard library only: the upstream tier's own environment imports this module to read its pins, and
 ``python -m site_tools.versions latest`` prints what ``scripts/test-upstream.sh --latest`` installs.
@@ -132,6 +134,7 @@ class TierTest:
     pages: tuple[str, ...]  # the slugs of @pytest.mark.pages(...) on it and on its module (pytestmark)
     # the top-level modules it imports (or loads by name), itself, through helpers or at module level
     modules: frozenset[str]
+    quotes: tuple[str, ...] = ()  # the passages its docstring quotes in “ ”: what it checks, in the page's words
 
 
 def tier_tests(folder: Path = TIER) -> list[TierTest]:
@@ -152,7 +155,8 @@ def tier_tests(folder: Path = TIER) -> list[TierTest]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 pages = module_pages + tuple(slug for d in node.decorator_list for slug in _page_marks(d))
                 modules = module_imports | _imports(_reachable(node, functions))
-                found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules)))
+                quotes = tuple(re.findall(r"“([^”]+)”", ast.get_docstring(node) or ""))
+                found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules), quotes))
     return found
 
 
@@ -160,6 +164,30 @@ def backing(slug: str, package: str, tests: list[TierTest] | None = None) -> lis
     """The tier tests that name page ``slug`` and import ``package`` (a name as ``checked_against`` gives it)."""
     module = import_name(package)
     return [t.name for t in (tier_tests() if tests is None else tests) if slug in t.pages and module in t.modules]
+
+
+QUOTE_WORDS = 4  # a quote shorter than this could be found on any page
+
+
+def plain(text: str) -> str:
+    """Text as a reader reads it, for comparing a quote with a page: link targets, Markdown emphasis and code marks,
+    math delimiters and line breaks gone, runs of spaces one."""
+    text = re.sub(r"\]\([^)]*\)", "", text)  # [text](target) -> [text
+    text = re.sub(r"[`*$\[\]]", "", text)
+    return " ".join(text.split())
+
+
+def quoting(slug: str, package: str, page_text: str, tests: list[TierTest] | None = None) -> list[str]:
+    """The tier tests that back page ``slug``'s claim about ``package`` (:func:`backing`) and quote ``page_text``: a
+    passage of at least ``QUOTE_WORDS`` words, in “ ” in the test's docstring, found in the page as :func:`plain`
+    reads both."""
+    tests = tier_tests() if tests is None else tests
+    names, page = set(backing(slug, package, tests)), plain(page_text)
+    return [
+        t.name
+        for t in tests
+        if t.name in names and any(len(q.split()) >= QUOTE_WORDS and plain(q) in page for q in t.quotes)
+    ]
 
 
 def _page_marks(node: ast.expr) -> list[str]:

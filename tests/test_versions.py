@@ -141,26 +141,47 @@ TIER_TESTS = versions.tier_tests()
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "docs" / "en").glob("*.md")))
 def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str) -> None:
     """Each library a page lists in ``checked_against`` (its foot then says "Checked against <library> <version>")
-    has a test in ``tests/upstream/`` that names the page (``@pytest.mark.pages("<slug>")``) and imports the
-    library: the test that makes the claim true, run by ``make test-upstream``."""
+    has a test in ``tests/upstream/`` that names the page (``@pytest.mark.pages("<slug>")``), imports the library
+    and quotes in its docstring, in “ ”, the passage of the page it checks: the test that makes the claim true, run
+    by ``make test-upstream``, tied to the claim (contributor 48: a mark on an unrelated test passed)."""
     slug = name.removesuffix(".md")
-    missing = [
-        package
-        for package in _front_matter("en", name).get("checked_against", [])
-        if not versions.backing(slug, package, TIER_TESTS)
-    ]
-    if missing:
-        pytest.fail(
-            "\n".join(
+    text = (ROOT / "docs" / "en" / name).read_text(encoding="utf-8")
+    problems = []
+    for package in _front_matter("en", name).get("checked_against", []):
+        backing = versions.backing(slug, package, TIER_TESTS)
+        if not backing:
+            problems.append(
                 f"{name}: checked_against lists {package}, but no test in tests/upstream/ marked "
                 f"@pytest.mark.pages({slug!r}) imports {versions.import_name(package)}. Mark the tier test that "
                 f"checks what this page says of {package} (make test-upstream runs it); if there is none, write one "
                 f"that compares the page's claim with {package} itself, or take {package} out of checked_against in "
                 f"docs/en/{name} and docs/zh/{name}"
-                for package in missing
-            ),
-            pytrace=False,
-        )
+            )
+        elif not versions.quoting(slug, package, text, TIER_TESTS):
+            problems.append(
+                f"{name}: checked_against lists {package}, and {len(backing)} tier tests back it ({backing[0]}"
+                f"{', …' if len(backing) > 1 else ''}), but none quotes the "
+                f"page: add to the docstring of the one that checks the claim the page's words, in “ ” (at least "
+                f"{versions.QUOTE_WORDS} words of docs/en/{name}, as a reader reads them: no backticks, no $), e.g. "
+                "Page: “its rows are interleaved”. If the page's wording changed, quote the new words, after "
+                "checking that the test still checks them"
+            )
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def test_a_tier_test_backs_a_page_only_by_quoting_it() -> None:
+    """``versions.quoting``: a test marked with the page that imports the library counts only if its docstring
+    quotes four words or more of the page, found as a reader reads the page (links, code marks and math removed)."""
+    page = "The port computes `XLM`'s [formula](sources.md#x) with the sines **first**, in $\\text{float32}$.\n"
+    test = versions.TierTest("t::a", ("variants",), frozenset({"transformers"}), ("computes XLM's formula with the",))
+    assert versions.quoting("variants", "transformers", page, [test]) == ["t::a"]
+    for quotes in [(), ("computes XLM's",), ("computes XLM's formula with sines",)]:  # none, too short, not the page's
+        other = versions.TierTest("t::b", ("variants",), frozenset({"transformers"}), quotes)
+        assert versions.quoting("variants", "transformers", page, [other]) == []
+    unmarked = versions.TierTest("t::c", ("code",), frozenset({"transformers"}), test.quotes)
+    assert versions.quoting("variants", "transformers", page, [unmarked]) == []
+    assert versions.plain(page) == "The port computes XLM's formula with the sines first, in \\text{float32}."
 
 
 def test_tier_tests_name_pages_that_exist() -> None:

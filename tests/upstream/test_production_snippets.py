@@ -72,7 +72,11 @@ def test_rotary_embedding_is_llama_rotary_embedding(parameters, dim, base):
     ``attention_scaling``, the dynamic type's ``dynamic_rope_update``), built from the config as it stands
     (``RotaryEmbedding.from_config``, the code page): the same ``inv_freq`` bit for bit, the same factor, the same
     ``cos`` and ``sin`` at positions up to 131 072, over calls that make the dynamic type grow, keep and reset —
-    with a tolerance (2e-6) that a buffer one ulp off fails."""
+    with a tolerance (2e-6) that a buffer one ulp off fails.
+
+    Page (code): “The first in turn equals transformers 5.24's LlamaRotaryEmbedding exactly: the same inv_freq, bit
+    for bit”.
+    """
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
     from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 
@@ -296,7 +300,10 @@ def test_interleaved_is_torchtune_rotary_positional_embeddings(alone):
     base ** (arange(0, dim, 2).float() / dim)``; a cache of ``cos, sin`` per position; neighbouring features
     ``(x0, x1)`` become ``(x0·cos − x1·sin, x1·cos + x0·sin)``; input ``(batch, seq, heads, head_dim)``): the same
     frequencies and the same rotated queries, bit for bit, as ``apply_rope(..., pairing="interleaved")``, at positions
-    up to 131 072 given per token (``input_pos``, packed or left-padded batches)."""
+    up to 131 072 given per token (``input_pos``, packed or left-padded batches).
+
+    Page (code): “holds the "interleaved" pairing to torchtune's RotaryPositionalEmbeddings and Llama3ScaledRoPE”.
+    """
     theirs = alone("torchtune", "modules.position_embeddings").RotaryPositionalEmbeddings(64, max_seq_len=131073)
     ours = RotaryEmbedding(64)
     assert torch.equal(theirs.theta, ours.inv_freq)
@@ -310,7 +317,10 @@ def test_interleaved_is_torchtune_rotary_positional_embeddings(alone):
 def test_llama3_scaling_is_torchtune_llama3_scaled_rope(alone):
     """torchtune 0.6 ``torchtune/models/llama3_1/_position_embeddings.py`` ``Llama3ScaledRoPE`` (Meta's
     ``apply_scaling``, a Python loop over the frequencies; interleaved pairs): the frequencies of
-    ``rope_type: "llama3"`` and the rotated queries, bit for bit."""
+    ``rope_type: "llama3"`` and the rotated queries, bit for bit.
+
+    Page (code): “holds the "interleaved" pairing to torchtune's RotaryPositionalEmbeddings and Llama3ScaledRoPE”.
+    """
     module = alone("torchtune", "models.llama3_1._position_embeddings")
     theirs = module.Llama3ScaledRoPE(128, max_seq_len=131073, base=500000, scale_factor=8, low_freq_factor=1,
                                      high_freq_factor=4, old_context_len=8192)  # fmt: skip
@@ -327,7 +337,11 @@ def test_interleaved_is_rotary_embedding_torch():
     """rotary-embedding-torch 0.9 (lucidrains) ``RotaryEmbedding.rotate_queries_or_keys``: neighbouring pairs
     (its ``rotate_half`` rotates every two features), frequencies ``1 / theta ** (arange(0, dim, 2).float() / dim)``,
     positions ``arange(seq) + offset`` in the queries' dtype: the same rotated queries, bit for bit, as
-    ``apply_rope(..., pairing="interleaved")``, here at positions 131 000 to 131 071."""
+    ``apply_rope(..., pairing="interleaved")``, here at positions 131 000 to 131 071.
+
+    Page (code): “holds the "interleaved" pairing to torchtune's RotaryPositionalEmbeddings and Llama3ScaledRoPE and
+    to rotary-embedding-torch”.
+    """
     from rotary_embedding_torch import RotaryEmbedding as Lucidrains
 
     theirs = Lucidrains(dim=32, theta=10000)
@@ -391,7 +405,11 @@ def test_timm_2d_table_is_sinusoidal_table_2d_in_another_order(alone):
     ``[sin row | sin col | cos row | cos col]`` over a row-major grid, frequencies ``1 / temperature ** (i / q)``
     in float32 — the column order the page converts back with ``to_mae``, within float32's rounding of the float64
     phase; ``reverse_coord=True`` builds the table of the transposed grid (width × height), on a square grid the
-    same table."""
+    same table.
+
+    Page (code): “timm (build_sincos2d_pos_embed in timm/layers/pos_embed_sincos.py, 1.0) keeps the row first and
+    puts both sines before both cosines”.
+    """
     build = alone("timm", "layers.pos_embed_sincos").build_sincos2d_pos_embed
     height, width, d = 3, 5, 32
     q = d // 4

@@ -110,7 +110,12 @@ def test_llama_apply_rotary_pos_emb_is_rope_rotate_half(base):
     """transformers/models/llama/modeling_llama.py: ``rotate_half`` and ``apply_rotary_pos_emb`` (cos and sin over
     the two halves, ``torch.cat((freqs, freqs))`` as ``LlamaRotaryEmbedding.forward`` lays them out): feature ``i``
     turns with feature ``i + d/2`` — ``rope_rotate(pairing="half")``. Fed float64 cos and sin it agrees to 1e-11;
-    on permuted features it is ``rope_rotate``'s interleaved pairing (Meta's), and the scores are the same."""
+    on permuted features it is ``rope_rotate``'s interleaved pairing (Meta's), and the scores are the same.
+
+    Page (limitations): “feature i with i + head_dim/2 in Hugging Face's”.
+
+    Page (relative): “GPT-NeoX and Hugging Face pair x_i with x_{i + d/2}”.
+    """
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
     g = torch.Generator().manual_seed(3)
@@ -215,7 +220,10 @@ def _scaled(rope_type: str, dim: int, base: float, **parameters):
 @pytest.mark.parametrize("factor", [1.0, 2.0, 8.0, 32.0])
 def test_linear_is_position_interpolation(dim, base, factor):
     """transformers/modeling_rope_utils.py: ``_compute_linear_scaling_rope_parameters`` (``inv_freq /= factor``) —
-    ``position_interpolation_frequencies``; the attention factor is 1."""
+    ``position_interpolation_frequencies``; the attention factor is 1.
+
+    Page (relative-schemes): “feed position p / s, i.e. divide every w_i by s”.
+    """
     config, init = _scaled("linear", dim, base, factor=factor)
     inv_freq, attention = init(config)
     _close(position_interpolation_frequencies(dim, factor, base=base), inv_freq)
@@ -383,7 +391,10 @@ def test_bloom_alibi_slopes_and_bias(n_heads):
     ``alibi_slopes`` (in float32: within the rounding of its powers); for ``n`` a power of two they start at
     ``2^(−8/n)`` with that ratio (the limitations page). Bloom adds ``m_h·j`` for key ``j``, not ``−m_h·(i − j)``:
     the two differ by ``m_h·i``, a constant along each query's row, so after the causal mask the softmax — the
-    attention — is the same as with ``alibi_bias``."""
+    attention — is the same as with ``alibi_bias``.
+
+    Page (limitations): “a power of two, the sequence starts at 2^{-8/n} and has that ratio”.
+    """
     from transformers.models.bloom.modeling_bloom import _get_alibi_slopes, build_alibi_tensor
 
     slopes = _get_alibi_slopes(n_heads, torch.device("cpu"))
@@ -415,7 +426,10 @@ def test_x_transformers_rotary_is_rope_rotate_interleaved():
     """x_transformers/x_transformers.py: ``RotaryEmbedding`` (``forward``: frequencies repeated for neighbouring
     features, ``stack((freqs, freqs), dim=-1)``) and ``apply_rotary_pos_emb`` with its ``rotate_half`` on pairs
     ``(2i, 2i + 1)``: the neighbour pairing of the paper and Meta's code — ``rope_rotate(pairing="interleaved")``.
-    Fed float64 frequencies it agrees to 1e-11; the module's own float32 frequencies within their rounding."""
+    Fed float64 frequencies it agrees to 1e-11; the module's own float32 frequencies within their rounding.
+
+    Page (relative): “This page passes pairing="interleaved", RoFormer's”.
+    """
     from x_transformers.x_transformers import RotaryEmbedding, apply_rotary_pos_emb
 
     g = torch.Generator().manual_seed(7)
@@ -443,7 +457,10 @@ def test_x_transformers_rotary_is_rope_rotate_interleaved():
 def test_x_transformers_ntk_rescale_and_interpolation(scale):
     """x_transformers/x_transformers.py: ``RotaryEmbedding(base_rescale_factor=s)`` sets
     ``base · s^(d/(d − 2))`` — the NTK-aware base, ``ntk_aware_frequencies`` — and ``interpolation_factor=s`` divides
-    the phases by ``s`` — position interpolation, ``position_interpolation_frequencies`` (relative-schemes page)."""
+    the phases by ``s`` — position interpolation, ``position_interpolation_frequencies`` (relative-schemes page).
+
+    Page (relative-schemes): “Pair 0 keeps its frequency, the last pair is divided by exactly s”.
+    """
     from x_transformers.x_transformers import RotaryEmbedding
 
     _close(ntk_aware_frequencies(64, scale), RotaryEmbedding(64, base_rescale_factor=scale).inv_freq)

@@ -45,7 +45,11 @@ def test_marian_port_builds_the_paper_table_in_sin_cos_layout():
     into the encoder's and decoder's ``embed_positions.weight`` by ``MarianPreTrainedModel._init_weights``.
 
     Page (variants): Hugging Face's Marian port computes XLM's float64 NumPy formula (the paper's spacing) with the
-    sines first — ``hf_marian_weights`` — and rounds once to float32 (within 2⁻²⁵ of the float64 table)."""
+    sines first — ``hf_marian_weights`` — and rounds once to float32 (within 2⁻²⁵ of the float64 table).
+
+    Page (variants): “MarianSinusoidalPositionalEmbedding computes XLM's formula (the paper's spacing) and only
+    moves the sines first”.
+    """
     from transformers import MarianConfig, MarianModel
 
     model = MarianModel(MarianConfig(**SMALL, max_position_embeddings=512)).eval()
@@ -162,7 +166,11 @@ def test_openai_whisper_sinusoids_and_the_audio_encoder_buffer():
     ``TextDecoder.positional_embedding`` is an ``nn.Parameter`` (learned).
 
     Page (variants): ``whisper_sinusoids`` — ``log(max_timescale) / (channels // 2 − 1)`` in float64, then
-    float32 — tensor2tensor's spacing in ``[sin | cos]``, in the audio encoder only."""
+    float32 — tensor2tensor's spacing in ``[sin | cos]``, in the audio encoder only.
+
+    Page (variants): “Whisper uses this fixed table in its audio encoder only; its text decoder learns its
+    positions”.
+    """
     from whisper.model import AudioEncoder, TextDecoder, sinusoids
 
     for length, channels in ((1500, 384), (1500, 512), (100, 1280), (7, 4)):
@@ -184,7 +192,10 @@ def test_openai_whisper_sinusoids_and_the_audio_encoder_buffer():
 @pytest.mark.parametrize("dim", [320, 256, 7])
 def test_diffusers_get_timestep_embedding(flip, shift, dim):
     """diffusers/models/embeddings.py: ``get_timestep_embedding`` — ``diffusers_timestep_embedding`` bit for bit,
-    integer and fractional timesteps, odd widths padded with a zero column."""
+    integer and fractional timesteps, odd widths padded with a zero column.
+
+    Page (variants): “diffusers' downscale_freq_shift = s sets the spacing w_i = 10000^(−i/(d/2 − s))”.
+    """
     from diffusers.models.embeddings import get_timestep_embedding
 
     for steps in (torch.arange(1000), torch.linspace(0, 999.5, 77), torch.tensor([0, 1, 999])):
@@ -228,7 +239,11 @@ def test_keras_hub_sine_position_encoding_on_torch(policy, dtype):
 
     Page (variants): every step in the layer's compute dtype — bfloat16 under ``"mixed_bfloat16"`` — interleaved,
     rows ``start_index + r``, shape ``[1, L, d]`` broadcast to the batch: ``keras_sine_position_encoding``. Page
-    (bugs): computed in bfloat16 the table is the "bfloat16-recomputed" bug."""
+    (bugs): computed in bfloat16 the table is the "bfloat16-recomputed" bug.
+
+    Page (variants): “keras_hub casts positions, 1/max_wavelength, the exponents, the frequencies and the phases to
+    the layer's compute dtype”.
+    """
     import keras
     from keras_hub.layers import SinePositionEncoding
 
