@@ -113,6 +113,8 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "隐藏状态": ("隐状态（hidden state，zh.d2l.ai 的写法）", None),
     "置换等变性": ("置换等变（permutation equivariance）", ("permutation-equivariance", "置换等变")),
     "图像图块": ("图块（patch）", None),
+    # contributor 48 (e6): a glossary term's near-synonym passed; the glossary writes 余弦相似度
+    "余弦相似性": ("余弦相似度（cosine similarity, the glossary's term）", ("cosine-similarity", "余弦相似度")),
 }
 
 # A link to a page or a glossary entry that names it uses one name: the target (a regular expression on the link's
