@@ -135,6 +135,8 @@ class TierTest:
     # the top-level modules it imports (or loads by name), itself, through helpers or at module level
     modules: frozenset[str]
     quotes: tuple[str, ...] = ()  # the passages its docstring quotes in “ ”: what it checks, in the page's words
+    # the quotes it labels with the page they come from, ``Page (<slug>): “…”``: (slug, quote)
+    page_quotes: tuple[tuple[str, str], ...] = ()
 
 
 def tier_tests(folder: Path = TIER) -> list[TierTest]:
@@ -155,8 +157,12 @@ def tier_tests(folder: Path = TIER) -> list[TierTest]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 pages = module_pages + tuple(slug for d in node.decorator_list for slug in _page_marks(d))
                 modules = module_imports | _imports(_reachable(node, functions))
-                quotes = tuple(re.findall(r"“([^”]+)”", ast.get_docstring(node) or ""))
-                found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules), quotes))
+                doc = ast.get_docstring(node) or ""
+                quotes = tuple(re.findall(r"“([^”]+)”", doc))
+                labelled = tuple(re.findall(r"Page \(([\w-]+)\):\s*“([^”]+)”", doc))
+                found.append(
+                    TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules), quotes, labelled)
+                )
     return found
 
 
@@ -187,6 +193,18 @@ def quoting(slug: str, package: str, page_text: str, tests: list[TierTest] | Non
         t.name
         for t in tests
         if t.name in names and any(len(q.split()) >= QUOTE_WORDS and plain(q) in page for q in t.quotes)
+    ]
+
+
+def stale_quotes(slug: str, page_text: str, tests: list[TierTest] | None = None) -> list[tuple[str, str]]:
+    """(test, quote) for every quote a tier test labels ``Page (<slug>): “…”`` that ``page_text`` no longer says: the
+    page's wording changed under the test that checks it."""
+    page = plain(page_text)
+    return [
+        (t.name, q)
+        for t in (tier_tests() if tests is None else tests)
+        for label, q in t.page_quotes
+        if label == slug and plain(q) not in page
     ]
 
 
