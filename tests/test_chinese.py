@@ -115,6 +115,10 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "图像图块": ("图块（patch）", None),
     # contributor 48 (e6): a glossary term's near-synonym passed; the glossary writes 余弦相似度
     "余弦相似性": ("余弦相似度（cosine similarity, the glossary's term）", ("cosine-similarity", "余弦相似度")),
+    # contributor 49: three more near-synonyms of the glossary's terms
+    "频率组": ("频率对（a (sin, cos) pair, the glossary's term）", ("pair", "频率对")),
+    "位置编码矩阵": ("编码表（the table, the glossary's term）", ("table", "编码表")),
+    "维数": ("宽度（d_model）/ 头宽度（head_dim）", None),
 }
 
 # A link to a page or a glossary entry that names it uses one name: the target (a regular expression on the link's

@@ -66,11 +66,17 @@ def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) ->
     (docs / "api.md").write_text("# API\n\n::: pe_docs.sinusoidal_table\n", encoding="utf-8")
     (docs / "b.md").write_text(
         "# 乙\n\n见[练习](a.md#exercises)。\n\n见[别处](c.md)、[本页](#乙)、[练习](a.md#练习)、[近似](a.md#练)。\n\n"
-        "[外站](https://example.org/x.md#y)、[图](figures/x.light.svg)、[API](api.md#pe_docs.sinusoidal_table)。\n",
+        "[外站](https://example.org/x.md#y)、[图](figures/x.light.svg)、[API](api.md#pe_docs.sinusoidal_table)。\n\n"
+        "[站点地址](../a/#练习)。\n",
         encoding="utf-8",
     )
     problems = pages.link_problems(docs / "b.md")
-    assert len(problems) == 3, problems
+    assert len(problems) == 4, problems
+    # contributor 49: the built site's address of a page works on the site, not in the page's notebook
+    assert problems[3].endswith(
+        ":9: the link '../a/#练习' is the built site's address of a.md: link the page itself, a.md#练习, which the "
+        "strict build checks and which works in the page's notebook too"
+    )
     assert problems[0].endswith(
         ":3: the link 'a.md#exercises': " + pages.rel(docs / "a.md") + " has no anchor"
         " 'exercises' (the anchors it has: 甲, 练习)"

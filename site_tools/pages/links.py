@@ -75,6 +75,14 @@ def link_problems(path: Path) -> list[str]:
         line = next((k for k, text in enumerate(source, start=1) if f"]({href}" in text or href in text), 0)
         where = f"{rel(path)}:{line}"
         if url.path and not url.path.endswith(".md"):
+            name = url.path.rstrip("/").rsplit("/", 1)[-1]
+            if "." not in name and ((docs / f"{name}.md").is_file() or not url.path.strip("./")):
+                page = f"{name or 'index'}.md"  # ../glossary/: the built site's address of glossary.md
+                problems.append(
+                    f"{where}: the link {href!r} is the built site's address of {page}: link the page itself, "
+                    f"{page}{'#' + url.fragment if url.fragment else ''}, which the strict build checks and which "
+                    "works in the page's notebook too"
+                )
             continue  # a file beside the pages (a figure, a download): not a page link
         if not target.is_file() or not target.is_relative_to(docs):
             problems.append(f"{where}: the link {href!r} names {url.path!r}, which is not a page in {rel(docs)}/")
