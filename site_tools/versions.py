@@ -10,7 +10,7 @@ Two lines at the end of a page, never typed by hand:
 
 A page may list a library only if a tier test checks what the page says of it: a test in ``tests/upstream/`` marked
 ``@pytest.mark.pages("<slug>")`` (on the test, or ``pytestmark`` for a whole module) that imports the library, itself
-or through a helper of its module, and that quotes in its docstring, in “ ”, what the page says (a passage of four
+or through a helper of its module, and that quotes in its docstring, ``Page (<slug>): “…”``, what the page says (four
 words or more of the English page, as a reader reads it: no Markdown, no math delimiters). :func:`tier_tests` reads
 the tier's files (as text: its libraries are not installed here), :func:`backing` names the tests that back one
 page's claim about one library and :func:`quoting` those of them that quote the page; ``tests/test_versions.py``
@@ -134,9 +134,8 @@ class TierTest:
     pages: tuple[str, ...]  # the slugs of @pytest.mark.pages(...) on it and on its module (pytestmark)
     # the top-level modules it imports (or loads by name), itself, through helpers or at module level
     modules: frozenset[str]
-    quotes: tuple[str, ...] = ()  # the passages its docstring quotes in “ ”: what it checks, in the page's words
-    # the quotes it labels with the page they come from, ``Page (<slug>): “…”``: (slug, quote)
-    page_quotes: tuple[tuple[str, str], ...] = ()
+    # what it checks, in the pages' words: (slug, quote) for each ``Page (<slug>): “…”`` of its docstring
+    quotes: tuple[tuple[str, str], ...] = ()
 
 
 def tier_tests(folder: Path = TIER) -> list[TierTest]:
@@ -158,11 +157,8 @@ def tier_tests(folder: Path = TIER) -> list[TierTest]:
                 pages = module_pages + tuple(slug for d in node.decorator_list for slug in _page_marks(d))
                 modules = module_imports | _imports(_reachable(node, functions))
                 doc = ast.get_docstring(node) or ""
-                quotes = tuple(re.findall(r"“([^”]+)”", doc))
                 labelled = tuple(re.findall(r"Page \(([\w-]+)\):\s*“([^”]+)”", doc))
-                found.append(
-                    TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules), quotes, labelled)
-                )
+                found.append(TierTest(f"{rel}::{node.name}", tuple(dict.fromkeys(pages)), frozenset(modules), labelled))
     return found
 
 
@@ -185,14 +181,15 @@ def plain(text: str) -> str:
 
 def quoting(slug: str, package: str, page_text: str, tests: list[TierTest] | None = None) -> list[str]:
     """The tier tests that back page ``slug``'s claim about ``package`` (:func:`backing`) and quote ``page_text``: a
-    passage of at least ``QUOTE_WORDS`` words, in “ ” in the test's docstring, found in the page as :func:`plain`
-    reads both."""
+    passage of at least ``QUOTE_WORDS`` words that the test's docstring quotes as ``Page (<slug>): “…”``, found in the
+    page as :func:`plain` reads both."""
     tests = tier_tests() if tests is None else tests
     names, page = set(backing(slug, package, tests)), plain(page_text)
     return [
         t.name
         for t in tests
-        if t.name in names and any(len(q.split()) >= QUOTE_WORDS and plain(q) in page for q in t.quotes)
+        if t.name in names
+        and any(label == slug and len(q.split()) >= QUOTE_WORDS and plain(q) in page for label, q in t.quotes)
     ]
 
 
@@ -203,7 +200,7 @@ def stale_quotes(slug: str, page_text: str, tests: list[TierTest] | None = None)
     return [
         (t.name, q)
         for t in (tier_tests() if tests is None else tests)
-        for label, q in t.page_quotes
+        for label, q in t.quotes
         if label == slug and plain(q) not in page
     ]
 

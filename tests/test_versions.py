@@ -194,16 +194,24 @@ def test_a_tier_test_backs_a_page_only_by_quoting_it() -> None:
     """``versions.quoting``: a test marked with the page that imports the library counts only if its docstring
     quotes four words or more of the page, found as a reader reads the page (links, code marks and math removed)."""
     page = "The port computes `XLM`'s [formula](sources.md#x) with the sines **first**, in $\\text{float32}$.\n"
-    test = versions.TierTest("t::a", ("variants",), frozenset({"transformers"}), ("computes XLM's formula with the",))
+    test = versions.TierTest(
+        "t::a", ("variants",), frozenset({"transformers"}), (("variants", "computes XLM's formula with the"),)
+    )
     assert versions.quoting("variants", "transformers", page, [test]) == ["t::a"]
-    for quotes in [(), ("computes XLM's",), ("computes XLM's formula with sines",)]:  # none, too short, not the page's
-        other = versions.TierTest("t::b", ("variants",), frozenset({"transformers"}), quotes)
+    for quotes in [
+        (),
+        ("computes XLM's",),
+        ("computes XLM's formula with sines",),
+        ("computes XLM's formula with the",),
+    ]:  # none, too short, not the page's
+        label = (
+            "code" if len(quotes) == 1 and quotes[0].endswith("the") else "variants"
+        )  # the last: another page's label
+        other = versions.TierTest("t::b", ("variants",), frozenset({"transformers"}), tuple((label, q) for q in quotes))
         assert versions.quoting("variants", "transformers", page, [other]) == []
     unmarked = versions.TierTest("t::c", ("code",), frozenset({"transformers"}), test.quotes)
     assert versions.quoting("variants", "transformers", page, [unmarked]) == []
-    labelled = versions.TierTest(
-        "t::d", ("variants",), frozenset({"transformers"}), (), (("variants", "the sines last"),)
-    )
+    labelled = versions.TierTest("t::d", ("variants",), frozenset({"transformers"}), (("variants", "the sines last"),))
     assert versions.stale_quotes("variants", page, [labelled, test]) == [("t::d", "the sines last")]
     assert versions.stale_quotes("code", page, [labelled]) == []  # a quote of another page
     assert versions.plain(page) == "The port computes XLM's formula with the sines first, in \\text{float32}."
