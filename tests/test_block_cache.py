@@ -211,3 +211,22 @@ def test_a_shell_block_fails_without_running(tmp_path: Path) -> None:
     result = _run_pytest(tmp_path, tmp_path / "cache")
     assert result.returncode == 1 and not ran.exists(), result.stdout
     assert "```bash blocks are not run; show commands as ```console" in result.stdout
+
+
+def test_a_block_fails_when_an_assertion_of_it_never_ran(tmp_path: Path) -> None:
+    """An assertion in a function no block calls, or under an ``if`` never true, fails the block at its page line;
+    a block whose assertions all ran passes, and so does a call of a function that asserts."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    (tmp_path / "page.md").write_text(
+        "# P\n\n```python\ndef check(x):\n    assert x > 0\n\n\nx = 1\nif x > 5:\n    assert x == 6\n"
+        "assert (\n    x == 1\n)\n```\n\n"
+        "```python\ndef check(x):\n    assert x > 0\n\n\ncheck(2)\nfor k in []:\n    assert k\n```\n\n"
+        "```python\ndef check(x):\n    assert x > 0\n\n\ncheck(2)\n```\n",
+        encoding="utf-8",
+    )
+    result = _run_pytest(tmp_path, tmp_path / "cache")
+    assert result.returncode == 1 and "2 failed, 1 passed" in result.stdout, result.stdout
+    assert "these never ran" in result.stdout
+    for line in ["page.md:5: assert x > 0", "page.md:10: assert x == 6", "page.md:23: assert k"]:
+        assert line in result.stdout, (line, result.stdout)
+    assert "page.md:11" not in result.stdout  # the assertion over three lines ran

@@ -7,6 +7,7 @@ page, in either language, to another value makes the check fail.
 from __future__ import annotations
 
 import math
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -112,8 +113,26 @@ def test_both_languages_state_the_same_numbers(pair: tuple[Path, Path]) -> None:
         pytest.fail("\n".join(problems), pytrace=False)
 
 
+_NEXT_WORD = {
+    "one": "two", "two": "three", "three": "four", "four": "five", "five": "six", "six": "seven", "seven": "eight",
+    "eight": "nine", "nine": "one", "thirteen": "fourteen", "fourteen": "fifteen", "fifteen": "sixteen",
+    "sixteen": "seventeen", "seventeen": "eighteen", "eighteen": "nineteen", "nineteen": "thirteen",
+}  # fmt: skip
+
+
 def _mutated(written: str) -> str:
-    """The same number with its last digit changed (superscripts too): 1.0366 -> 1.0367, 2⁻²⁴ -> 2⁻²⁵."""
+    """The same number with its last digit changed (superscripts too): 1.0366 -> 1.0367, 2⁻²⁴ -> 2⁻²⁵; a number in
+    words likewise: Twenty -> Twenty-one, eighty-eight -> eighty-nine, 二十 -> 二十一, 八十八 -> 八十九."""
+    if (word := re.search(r"[A-Za-z]+$", written)) is not None:
+        last = word.group(0)
+        if last.lower() in _NEXT_WORD:
+            return written[: word.start()] + _NEXT_WORD[last.lower()]
+        return written + "-one"  # twenty -> twenty-one
+    if written[-1] == "十":
+        return written + "一"
+    han = "三四五六七八九" if len(written) == 2 and written[0] == "十" else "一二三四五六七八九"
+    if written[-1] in han:
+        return written[:-1] + han[(han.index(written[-1]) + 1) % len(han)]
     digits = "0123456789"
     sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
     for i in range(len(written) - 1, -1, -1):
@@ -173,6 +192,28 @@ def test_changing_any_stated_number_fails(pair: tuple[Path, Path], tmp_path: Pat
             + "\n".join(missed),
             pytrace=False,
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("eighty-eight pairs", 88), ("Twenty identical tokens", 20), ("fifteen", 15), ("八十八对", 88), ("二十个", 20),
+     ("十五", 15)],
+)  # fmt: skip
+def test_a_number_in_words_is_stated_and_must_be_asserted(text: str, value: int, tmp_path: Path) -> None:
+    """A number from 13 to 99 spelt out is a stated number (contributor 49, N3): unasserted, or asserted as
+    another value (N3b: the text says eighty-seven, the code 88), the page fails; 十分, 几十, 一百二十 and words
+    below 13 are not numbers of this kind."""
+    assert [c for _, _, c, _ in stated_numbers.number_words_in(text)] == [(float(value),)]
+    page = tmp_path / "words.md"
+    page.write_text(f"# T\n\nIt has {text}.\n\n```python\nn = {value}\nassert n == {value}\n```\n", encoding="utf-8")
+    assert stated_numbers.problems_of(stated_numbers.facts(page)) == []
+    page.write_text(f"# T\n\nIt has {text}.\n\n```python\nn = 87\nassert n == 87\n```\n", encoding="utf-8")
+    assert any(
+        "no assertion or expected output on this page contains" in p
+        for p in stated_numbers.problems_of(stated_numbers.facts(page))
+    ), text
+    vague = "十分接近，几十个，一百二十，十二行，twelve lines, seventy-"
+    assert list(stated_numbers.number_words_in(vague)) == [(vague.index("seventy"), "seventy", (70.0,), ())]
 
 
 def test_an_unpinned_number_says_why_and_what_to_do(tmp_path: Path) -> None:
@@ -381,3 +422,23 @@ def test_a_block_that_asserts_nothing_is_named(tmp_path: Path) -> None:
     )
     found = pages.weak_asserts(page)
     assert len(found) == 1 and found[0].startswith("silent.md:1: this block (and the blocks that continue it) asserts")
+
+
+def test_a_block_that_works_without_asserting_is_named_though_its_chain_asserts(tmp_path: Path) -> None:
+    """A block whose assertions were deleted, continued from a block that asserts (contributor 49, A7), is named;
+    a block that only defines (imports, functions, assignments) and one whose chain shows its output are kept."""
+    page = tmp_path / "chain.md"
+    page.write_text(
+        "```python\nimport math\n\n\ndef f(x):\n    return 2 * x\n\n\ny = f(2)\n```\n\n"  # line 1: defines only
+        "<!--pytest-codeblocks:cont-->\n```python\nassert y == 4\n```\n\n"
+        "<!--pytest-codeblocks:cont-->\n```python\nz = math.sqrt(y)\nprint(f'{z:.3f}')\n```\n\n"  # line 18
+        "```python\nfor k in range(2):\n    print(k)\n```\n\n"  # line 22: its output is shown
+        "<!--pytest-codeblocks:cont-->\n```python\nassert k == 1\n```\n\n"
+        "<!--pytest-codeblocks:expected-output-->\n```text\n0\n1\n```\n",
+        encoding="utf-8",
+    )
+    assert pages.weak_asserts(page) == [
+        "chain.md:18: this block runs `print(f'{z:.3f}')` but asserts nothing of its own, and no expected output "
+        "shows what it prints; the assertions of the blocks it continues or that continue it do not check it: "
+        "assert what it computes here"
+    ]

@@ -235,6 +235,7 @@ CASES = {
     "title attribute": '```python title="x.py"\na = 1\n```\n\n```py\nb = 2\n```\n',
     "skipfile": "<!--pytest-codeblocks:skipfile-->\n\n```python\na = 1\n```\n",
     "py continuing a block": "```python\na = 1\n```\n\n<!--pytest-codeblocks:cont-->\n```py\nassert a == 1\n```\n",
+    "solution indented two spaces": '??? success "Solution"\n  ```python\n  a = 1\n  ```\n',
 }
 
 
@@ -293,6 +294,7 @@ def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:
         ("title attribute", ["'```python title=\"x.py\"' is not collected", "'```py' is not collected"]),
         ("skipfile", ["skipfile: no block of this page runs"]),
         ("py continuing a block", ["'```py' runs only because its marker joins it to the block before"]),  # contrib. 48
+        ("solution indented two spaces", ["fence indented 2 spaces: a box's body is indented 4 spaces more"]),  # 49
     ],
 )
 def test_problems_name_the_line(case: str, expected: list[str]) -> None:

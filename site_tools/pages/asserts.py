@@ -352,6 +352,37 @@ def asserts_something(code: str) -> bool:
     return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(ast.parse(code)))
 
 
+_DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)
+
+
+def unchecked_work(code: str) -> str | None:
+    """The first statement of ``code`` that does more than define (an import, a ``def``, a ``class``, an assignment),
+    shortened, if ``code`` asserts nothing; else ``None``. A block that only defines is checked where its names are
+    used; one that prints or loops and asserts nothing checks nothing, whatever the blocks around it assert."""
+    if asserts_something(code):
+        return None
+    work = [s for s in ast.parse(code).body if not isinstance(s, _DEFINITIONS)]
+    if not work:
+        return None
+    text = ast.unparse(work[0]).split("\n")[0]
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def assertions(code: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, the assertion) of every assertion in ``code``, in order: the ``assert`` statements and
+    the calls of ``assert*`` functions. The page blocks' tests use it to check that each one ran
+    (``tests/harness/block_cache.py``): an assertion in a function never called, or under a branch never taken,
+    backs nothing."""
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Assert):
+            found.append((node.lineno, node.end_lineno or node.lineno, f"assert {ast.unparse(node.test)}"))
+        elif is_assert_call(node):
+            assert isinstance(node, ast.Call)
+            found.append((node.lineno, node.end_lineno or node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
 def weak(code: str) -> Iterator[tuple[int, str, str]]:
     """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail,
     checks nothing or times the machine."""

@@ -286,6 +286,14 @@ class Page:
                     f"{at}```{f.syntax} blocks would run as shell commands, so the tests fail them without running "
                     "them; show commands as ```console"
                 )
+            opening = self.lines[f.line - 1]
+            if (spaces := len(opening) - len(opening.lstrip(" "))) % TAB and not f.hidden_by:
+                out.append(
+                    f"{at}fence indented {spaces} spaces: a box's body is indented {TAB} spaces more than its "
+                    f"`???` or `!!!` line, so at {spaces} this block renders outside the box it follows (a solution "
+                    f"shows under its exercise); indent it {spaces - spaces % TAB + TAB} spaces, or "
+                    f"{spaces - spaces % TAB} if it is not in a box"
+                )
             if f.role == "expected-output" and heads.get(f.head) is not None and not heads[f.head].runs:
                 out.append(f"{at}expected output of a block that does not run (line {f.head})")
         for n in self.indented_code:

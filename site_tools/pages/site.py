@@ -125,8 +125,9 @@ def code_signature(path: Path) -> list[str]:
 
 def weak_asserts(path: Path) -> list[str]:
     """Assertions in a page's executed code that cannot fail, check nothing or time the machine
-    (``site_tools.pages.asserts``), and tests of the page (a block and the blocks that continue it) that neither
-    assert nor show an expected output, as sentences naming the page and the line."""
+    (``site_tools.pages.asserts``), tests of the page (a block and the blocks that continue it) that neither
+    assert nor show an expected output, and, in a test with no expected output, each block that does more than
+    define (``asserts.unchecked_work``) and asserts nothing of its own, as sentences naming the page and the line."""
     page = read(path)
     found = []
     for f in page.running:
@@ -134,11 +135,21 @@ def weak_asserts(path: Path) -> list[str]:
             found.append(f"{path.name}:{f.line + n}: `{text}` {why}")
     shown = {f.head for f in page.fences if f.role == "expected-output"}
     for head, chain in page.chains().items():
-        if head not in shown and not any(asserts.asserts_something(f.code) for f in chain):
+        if head in shown:
+            continue
+        if not any(asserts.asserts_something(f.code) for f in chain):
             found.append(
                 f"{path.name}:{head}: this block (and the blocks that continue it) asserts nothing and shows no "
                 "expected output: assert what it computes, or add the output it prints"
             )
+            continue
+        for f in chain:
+            if (work := asserts.unchecked_work(f.code)) is not None:
+                found.append(
+                    f"{path.name}:{f.line}: this block runs `{work}` but asserts nothing of its own, and no expected "
+                    "output shows what it prints; the assertions of the blocks it continues or that continue it do "
+                    "not check it: assert what it computes here"
+                )
     return found
 
 

@@ -20,6 +20,8 @@ What counts as a number, and what is exempt (each exemption is explicit):
   ``\\,``), ``0.973``, ``2.5e-7``, ``96.5 %`` (also matched as 0.965), ``6 万`` (60 000), ``10⁶``, ``2⁻²⁴``,
   ``2^{24}``, ``10^{-12}``, ``\\sqrt2``, and products written ``1.25·2⁻²⁴`` or ``3 \\times 10^{-7}`` (matched as
   the product, or as both factors). A sign is ignored.
+- A number from 13 to 99 written in words (``eighty-eight``, ``Twenty``, ``八十八``, ``十五``;
+  :func:`number_words_in`): spelt out, it is still a claim.
 - Single-digit integers (``d/2 − 1``, "3 bits", the 2 of ``2\\pi``) are structure, not claims, and are skipped.
 - Numbers that name something rather than measure it are skipped: right after ``#`` (issues), ``§``,
   "Section", "Table", "Figure", "Eq.", "issue", "seed", "et al." (a citation's year) or their Chinese forms
@@ -189,6 +191,36 @@ def numbers_in(text: str, *, skip_structure: bool = True) -> Iterator[Found]:
         yield start, m.group(0).strip(), candidates, parts
 
 
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+          "nineteen": 19}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_WORD_NUMBER = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[-\s](?P<unit>{'|'.join(_UNITS)}))?|(?P<teen>{'|'.join(_TEENS)}))\b", re.I
+)
+_HAN = "一二三四五六七八九"
+# 二十 … 九十九 and 十三 … 十九, not inside a larger numeral (一百二十) nor a vaguer one (几十, 数十)
+_HAN_NUMBER = re.compile(
+    rf"(?<![{_HAN}十百千万两几数])(?:(?P<tens>[{_HAN[1:]}])十(?P<unit>[{_HAN}])?|十(?P<teen>[{_HAN[2:]}]))(?![十百千万])"
+)
+
+
+def number_words_in(text: str) -> Iterator[Found]:
+    """(column, text, value) of every number from 13 to 99 written in words in one line of prose: ``eighty-eight``,
+    ``Twenty``, ``八十八``, ``十五``. Each is a stated number like ``88`` (a number spelt out is still a claim).
+    Below 13 a word names structure (two languages, twelve lines), as a single digit does."""
+    for m in _WORD_NUMBER.finditer(text):
+        tens, unit, teen = (m.group(g) for g in ("tens", "unit", "teen"))
+        value = _TEENS[teen.lower()] if teen else _TENS[tens.lower()] + (_UNITS[unit.lower()] if unit else 0)
+        yield m.start(), m.group(0), (float(value),), ()
+    for m in _HAN_NUMBER.finditer(text):
+        tens, unit, teen = (m.group(g) for g in ("tens", "unit", "teen"))
+        value = (
+            10 + _HAN.index(teen) + 1 if teen else 10 * (_HAN.index(tens) + 1) + (_HAN.index(unit) + 1 if unit else 0)
+        )
+        yield m.start(), m.group(0), (float(value),), ()
+
+
 def quoted(path: Path) -> dict[str, str]:
     """The page's front-matter ``quoted`` numbers: canonical value -> where it is quoted from."""
     meta = pages.read(path).meta
@@ -198,9 +230,9 @@ def quoted(path: Path) -> dict[str, str]:
 def stated_numbers(path: Path) -> list[Stated]:
     """Every quantity a page states outside its code (see the module docstring for what is skipped)."""
     return [
-        Stated(path, line, *found)
+        stated
         for line, text in prose_lines(path.read_text(encoding="utf-8"))
-        for found in numbers_in(text)
+        for stated in stated_in_line(path, line, text)
     ]
 
 
@@ -402,7 +434,8 @@ def prose_text(path: Path) -> dict[int, str]:
 
 def stated_in_line(path: Path, line: int, text: str) -> list[Stated]:
     """The numbers stated by one prose line whose text (as the check reads it) is ``text``."""
-    return [Stated(path, line, *found) for found in numbers_in(text)]
+    found = sorted((*numbers_in(text), *number_words_in(text)), key=lambda f: f[0])
+    return [Stated(path, line, *f) for f in found]
 
 
 def main() -> int:
