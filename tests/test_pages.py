@@ -236,6 +236,7 @@ CASES = {
     "skipfile": "<!--pytest-codeblocks:skipfile-->\n\n```python\na = 1\n```\n",
     "py continuing a block": "```python\na = 1\n```\n\n<!--pytest-codeblocks:cont-->\n```py\nassert a == 1\n```\n",
     "solution indented two spaces": '??? success "Solution"\n  ```python\n  a = 1\n  ```\n',
+    "front matter not YAML": "---\nchecked_against: [diffusers]\n320: x: y\n---\n# T\n\n```python\na = 1\n```\n",
 }
 
 
@@ -295,6 +296,7 @@ def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:
         ("skipfile", ["skipfile: no block of this page runs"]),
         ("py continuing a block", ["'```py' runs only because its marker joins it to the block before"]),  # contrib. 48
         ("solution indented two spaces", ["fence indented 2 spaces: a box's body is indented 4 spaces more"]),  # 49
+        ("front matter not YAML", ["line 3: the front matter is not valid YAML (mapping values are not allowed"]),  # 49
     ],
 )
 def test_problems_name_the_line(case: str, expected: list[str]) -> None:

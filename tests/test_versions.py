@@ -7,6 +7,7 @@ the line.
 
 from __future__ import annotations
 
+import difflib
 import re
 from importlib import metadata
 from pathlib import Path
@@ -153,6 +154,18 @@ def test_the_pages_that_list_tier_libraries() -> None:
 TIER_TESTS = versions.tier_tests()
 
 
+def _misspelt_marks(slug: str) -> str:
+    """A sentence naming the tier tests marked with a page that does not exist but is spelt like ``slug``."""
+    slugs = {p.stem for p in (ROOT / "docs" / "en").glob("*.md")}
+    near = [
+        f"{t.name} is marked {p!r}"
+        for t in TIER_TESTS
+        for p in t.pages
+        if p not in slugs and difflib.get_close_matches(p, [slug], n=1, cutoff=0.8)
+    ]
+    return f". Note: {'; '.join(near)}, which is no page: did you mean {slug!r}?" if near else ""
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "docs" / "en").glob("*.md")))
 def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str) -> None:
     """Each library a page lists in ``checked_against`` (its foot then says "Checked against <library> <version>")
@@ -170,7 +183,7 @@ def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str)
                 f"@pytest.mark.pages({slug!r}) imports {versions.import_name(package)}. Mark the tier test that "
                 f"checks what this page says of {package} (make test-upstream runs it); if there is none, write one "
                 f"that compares the page's claim with {package} itself, or take {package} out of checked_against in "
-                f"docs/en/{name} and docs/zh/{name}"
+                f"docs/en/{name} and docs/zh/{name}" + _misspelt_marks(slug)
             )
         elif not versions.quoting(slug, package, text, TIER_TESTS):
             problems.append(

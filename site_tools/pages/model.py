@@ -199,6 +199,7 @@ class Page:
     indented_code: tuple[int, ...]  # 1-based first lines of indented code blocks
     marker_problems: tuple[str, ...] = field(default=())  # marker comments that apply to nothing, or cannot apply
     images: int = 0  # images it shows (Markdown images, <img> in its HTML)
+    front_matter_problem: str = ""  # "line N: …" when the lines between the --- are not a YAML mapping
 
     @property
     def lines(self) -> list[str]:
@@ -263,6 +264,12 @@ class Page:
         """Every place where the tests would not run what the page shows, one sentence each, with its line."""
         where = f"{rel(self.path)}:" if self.path else "line "
         out = [f"{where}{p}" for p in self.codeblocks_differences]
+        if self.front_matter_problem:
+            line, why = self.front_matter_problem.removeprefix("line ").split(": ", 1)
+            out.append(
+                f"{where}{line}: {why}; MkDocs then reads it as the page's text and drops what it sets "
+                "(checked_against, quoted, notebook): fix the YAML"
+            )
         heads = {f.line: f for f in self.fences if f.role == "block"}
         for f in self.fences:
             at = f"{where}{f.line}: "
@@ -374,18 +381,23 @@ def _dedent(line: str, columns: int) -> str:
     return line[i:]
 
 
-def _front_matter(tokens: list[Any]) -> tuple[dict[str, Any], int]:
-    """(meta, number of lines it takes) — YAML that is not a mapping is no front matter, as for MkDocs: those
-    lines are the page's text then."""
+def _front_matter(tokens: list[Any]) -> tuple[dict[str, Any], int, str]:
+    """(meta, number of lines it takes, what is wrong with it) — YAML that is not a mapping is no front matter, as
+    for MkDocs: those lines are the page's text then, and the third item says why (else it is empty)."""
     import yaml
 
     if not tokens or tokens[0].type != "front_matter":
-        return {}, 0
+        return {}, 0, ""
     try:
         meta = yaml.safe_load(tokens[0].content)
-    except yaml.YAMLError:
-        meta = None
-    return (meta, tokens[0].map[1]) if isinstance(meta, dict) else ({}, 0)
+    except yaml.YAMLError as error:
+        where = getattr(error, "problem_mark", None)
+        at = f"line {where.line + 2}: " if where is not None else ""  # the mark counts from the line after ---
+        why = " ".join(str(getattr(error, "problem", None) or error).split())
+        return {}, 0, f"{at}the front matter is not valid YAML ({why})"
+    if isinstance(meta, dict):
+        return meta, tokens[0].map[1], ""
+    return {}, 0, "line 1: the front matter is not a YAML mapping (`key: value` lines)"
 
 
 @functools.lru_cache(maxsize=256)
@@ -395,7 +407,7 @@ def parse(text: str, path: Path | None = None) -> Page:
 
     tokens = _markdown().parse(text)
     lines = text.split("\n")
-    meta, fm_end = _front_matter(tokens)
+    meta, fm_end, fm_problem = _front_matter(tokens)
     code_lines = set(range(1, fm_end + 1))
     fences, reading = _fences(tokens, lines, path)
     by_line = {f.line: f for f in fences}
@@ -430,6 +442,7 @@ def parse(text: str, path: Path | None = None) -> Page:
         indented_code=tuple(indented),
         marker_problems=tuple(reading),
         images=images,
+        front_matter_problem=fm_problem,
     )
 
 
