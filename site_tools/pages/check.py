@@ -5,12 +5,13 @@ The contributor's loop while writing or editing a chapter. It runs, for ``docs/e
 ``--page`` (``tests/harness/page_selection.py``), not listed here:
 
 - every python block of both languages (pytest-codeblocks), and the fence checks (``site_tools.pages``: every
-  python fence runs as shown, no skip marks);
+  python fence runs as shown, no skip marks, indented as its box needs; the front matter is valid YAML);
 - parity: the page exists in both languages with the same code (a differing block shown as a diff whose lines name
   their file and line in both languages), and both navs list it (``site_tools.pages.nav_problems_of``);
 - verified prose (``site_tools.pages.stated_numbers``): every stated number asserted on the page, both languages
   stating the same numbers, and every stated number's change noticed;
-- assertions that cannot fail (``site_tools.pages.asserts``);
+- assertions that cannot fail (``site_tools.pages.asserts``), and those that never run while the blocks run
+  (``tests/harness/block_cache.py``);
 - its links: every page and anchor they name exists (``site_tools.pages.link_problems``: what the strict build
   refuses, found from the sources);
 - the Chinese page's style (``tests/test_chinese.py``);
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(ROOT)
     paths = page_test_paths(slug)
     start = time.perf_counter()
-    status = pytest.main(["-p", "no:cacheprovider", "-q", "--page", slug, *paths, *args[1:]])
+    # --tb=short: a failure shows its message and the line it failed on, not the test's arguments and source first
+    status = pytest.main(["-p", "no:cacheprovider", "-q", "--tb=short", "--page", slug, *paths, *args[1:]])
     left = skeleton_left(slug)
     if left:  # not failures: a chapter as make chapter creates it passes every check
         print("Still as the template left them (replace before the pull request):", *left, sep="\n  ")
