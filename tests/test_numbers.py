@@ -256,9 +256,8 @@ def test_check_names_page_line_and_number(tmp_path: Path) -> None:
     problems = stated_numbers.check_pair(en, tmp_path / "zh" / "wavelength.md")
     line = next(i for i, t in enumerate(en.read_text(encoding="utf-8").splitlines(), 1) if "1.0466" in t)
     assert any(
-        p.endswith(
-            f"wavelength.md:{line}: the text states 1.0466, which no assertion or expected output on this page contains"
-        )
+        f"wavelength.md:{line}: the text states 1.0466, which no assertion or expected output on this page contains: "
+        "compute it in a block and assert it" in p
         for p in problems
     ), problems
     assert any("61 611" in p and "no assertion" in p for p in problems)
@@ -276,7 +275,9 @@ def test_weak_assertions_are_rejected(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     weak = pages.weak_asserts(page)
-    assert [w.split("`")[1] for w in weak] == ["assert True", "assert ok", "assert 0.97", "assert 3 == 3"]
+    # ok = True is a constant, so ok == True restates it
+    expected = ["assert True", "assert ok", "assert 0.97", "assert 3 == 3", "assert ok == True"]
+    assert [w.split("`")[1] for w in weak] == expected
     assert weak[0].startswith("p.md:3: ")  # the page line of the assertion
 
 
@@ -416,7 +417,7 @@ def test_a_block_that_asserts_nothing_is_named(tmp_path: Path) -> None:
     page = tmp_path / "silent.md"
     page.write_text(
         "```python\nx = 1 + 1\nprint(x)\n```\n\n"  # line 1: nothing checked
-        "```python\ny = 2\n```\n\n<!--pytest-codeblocks:cont-->\n```python\nassert y + 1 == 3\n```\n\n"
+        "```python\ny = sum([1, 1])\n```\n\n<!--pytest-codeblocks:cont-->\n```python\nassert y + 1 == 3\n```\n\n"
         "```python\nprint(3)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n3\n```\n",
         encoding="utf-8",
     )
@@ -442,3 +443,19 @@ def test_a_block_that_works_without_asserting_is_named_though_its_chain_asserts(
         "shows what it prints; the assertions of the blocks it continues or that continue it do not check it: "
         "assert what it computes here"
     ]
+
+
+def test_a_constant_restated_through_a_name_is_rejected(tmp_path: Path) -> None:
+    """``hours = 24`` then ``assert hours * 7 == 168``, or ``n = 20`` then ``assert n == 20`` in a block that continues
+    it: the names only ever hold constants, so the assertion restates them (contributor 50). A name the page also
+    computes, or rebinds in a loop, is a value."""
+    page = tmp_path / "restated.md"
+    page.write_text(
+        "```python\nhours = 24\nn, d = 20, 64\nassert hours * 7 == 168\n```\n\n"
+        "<!--pytest-codeblocks:cont-->\n```python\nassert n == 20\nk = 1\nfor k in range(3):\n    pass\n"
+        "assert k == 2 and d == 64 + 0 * k\nm = len([1, 2])\nassert m == 2\n```\n",
+        encoding="utf-8",
+    )
+    found = pages.weak_asserts(page)
+    assert [f.split("`")[1] for f in found] == ["assert hours * 7 == 168", "assert n == 20"], found
+    assert found[0].startswith("restated.md:4: ") and found[1].startswith("restated.md:9: "), found

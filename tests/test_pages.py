@@ -86,6 +86,12 @@ def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) ->
         ":5: the link 'a.md#练': " + pages.rel(docs / "a.md") + " has no anchor '练'"
         " (did you mean '练习'? the anchors it has: 甲, 练习)"
     ), problems[2]  # a near miss is named first
+    # contributor 50: two headings with the same {#id}, where a link reaches only the first
+    (docs / "d.md").write_text("# 丁\n\n## 一 {#same}\n\n正文。\n\n## 二 {#same}\n\n正文。\n", encoding="utf-8")
+    assert pages.link_problems(docs / "d.md") == [
+        f"{pages.rel(docs / 'd.md')}:7: the id 'same' is given 2 times (lines 3, 7): a link to #same reaches only the "
+        "first; give each its own id"
+    ]
 
 
 @pytest.mark.parametrize("name", pages.page_names())

@@ -93,7 +93,8 @@ def test_different_numbers_of_blocks_are_refused(tmp_path: Path, monkeypatch: py
 def test_every_page_is_in_sync(name: str) -> None:
     """A sync of any page changes nothing: the Chinese blocks are the English ones, comments aside and in place."""
     stale = [z.line for _, _, z, _ in sync.planned(name)]
-    assert not stale, f"docs/zh/{name}: blocks at lines {stale} differ from the English; run make sync PAGE=..."
+    slug = name.removesuffix(".md")
+    assert not stale, f"docs/zh/{name}: blocks at lines {stale} differ from the English; run make sync PAGE={slug}"
 
 
 def test_the_command() -> None:

@@ -205,12 +205,59 @@ def cannot_fail(test: ast.expr) -> str | None:
     return None
 
 
-def _checks_nothing(test: ast.expr) -> bool:
-    """No comparison or call, or no value the page computed (``assert ok``, ``assert 3 == 3``)."""
+def _checks_nothing(test: ast.expr, constants: frozenset[str] = frozenset()) -> bool:
+    """No comparison or call, or no value the page computed (``assert ok``, ``assert 3 == 3``, and
+    ``assert hours * 7 == 168`` when ``hours`` is one of ``constants``: names the code only ever binds to constants)."""
     parts = list(ast.walk(test))
     checks = any(isinstance(n, ast.Compare | ast.Call) for n in parts)
-    uses_values = any(isinstance(n, ast.Name | ast.Attribute | ast.Subscript) for n in parts)  # not 24 * 7 == 168
+    uses_values = any(
+        isinstance(n, ast.Attribute | ast.Subscript) or (isinstance(n, ast.Name) and n.id not in constants)
+        for n in parts
+    )  # not 24 * 7 == 168
     return not checks or not uses_values
+
+
+def _constant_expression(node: ast.expr) -> bool:
+    """Numbers, strings and arithmetic on them, or a tuple or list of such: no name, no call."""
+    allowed = (ast.Constant, ast.UnaryOp, ast.BinOp, ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.expr_context)
+    return all(isinstance(n, allowed) for n in ast.walk(node))
+
+
+def constant_names(code: str) -> frozenset[str]:
+    """The names ``code`` only ever binds to constants (``hours = 24``, ``n, d = 20, 64``): an assertion that
+    compares nothing else (``assert hours * 7 == 168``, ``assert n == 20``) restates a constant (contributor 50)."""
+    constant: set[str] = set()
+    other: set[str] = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                names = [target] if isinstance(target, ast.Name) else []
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = list(zip(target.elts, node.value.elts, strict=False))
+                    for name, value in pairs:
+                        if isinstance(name, ast.Name):
+                            (constant if _constant_expression(value) else other).add(name.id)
+                    continue
+                for name in names:
+                    (constant if _constant_expression(node.value) else other).add(name.id)
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Name) and sub not in names:
+                        other.add(sub.id)
+        # any other binding (for, with, augmented assignment, walrus, a parameter, an import) is not a constant
+        if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.comprehension | ast.NamedExpr):
+            target = node.target
+            other.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            other.update(n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            other.add(node.name)
+            if not isinstance(node, ast.ClassDef):
+                other.update(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            other.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            other.update(node.names)
+    return frozenset(constant - other)
 
 
 def is_assert_call(node: ast.AST) -> bool:
@@ -383,7 +430,7 @@ def assertions(code: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
-def weak(code: str) -> Iterator[tuple[int, str, str]]:
+def weak(code: str, constants: frozenset[str] = frozenset()) -> Iterator[tuple[int, str, str]]:
     """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail,
     checks nothing or times the machine."""
     tree = ast.parse(code)
@@ -396,7 +443,7 @@ def weak(code: str) -> Iterator[tuple[int, str, str]]:
             continue
         if isinstance(node, ast.Assert):
             text = f"assert {ast.unparse(node.test)}"
-            if _checks_nothing(node.test):
+            if _checks_nothing(node.test, constants):
                 yield node.lineno, text, "checks nothing; compare or call something the page computed"
             elif reason := cannot_fail(node.test):
                 yield node.lineno, text, f"cannot fail: {reason}"

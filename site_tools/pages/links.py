@@ -61,11 +61,19 @@ def _anchors(path: Path) -> frozenset[str] | None:
 def link_problems(path: Path) -> list[str]:
     """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
     building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
-    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page). Each as ``file:line: …``."""
+    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page); and an id the page gives twice
+    (two headings with the same ``{#id}``: links reach only the first). Each as ``file:line: …``."""
     path = Path(path)
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()
     problems = []
+    ids = [node.attributes["id"] or "" for node in _rendered(path).css("[id]")]
+    for anchor in sorted({a for a in ids if a and ids.count(a) > 1}):
+        lines = [k for k, text in enumerate(source, start=1) if re.search(rf"\{{[^}}]*#{re.escape(anchor)}\b", text)]
+        problems.append(
+            f"{rel(path)}:{lines[-1] if lines else 0}: the id {anchor!r} is given {ids.count(anchor)} times (lines "
+            f"{', '.join(map(str, lines)) or '?'}): a link to #{anchor} reaches only the first; give each its own id"
+        )
     for node in _rendered(path).css("a[href]"):
         href = node.attributes["href"] or ""
         url = urlsplit(href)

@@ -326,11 +326,17 @@ def unbacked_in(page: Facts) -> list[Stated]:
     ]
 
 
+def _as_number(s: Stated) -> str:
+    """`` (88)`` for a number written in words, else nothing."""
+    return f" ({canonical(s.candidates[0])})" if re.search(r"[A-Za-z\u4e00-\u9fff]", s.text) else ""
+
+
 def problems_of(page: Facts) -> list[str]:
     """Every unbacked number and stale quote of one page, one sentence each, naming the page and line."""
     out = [
-        f"{pages.rel(page.path)}:{s.line}: the text states {s.text}, which no assertion or expected output "
-        f"on this page contains"
+        f"{pages.rel(page.path)}:{s.line}: the text states {s.text}{_as_number(s)}, which no assertion or expected "
+        "output on this page contains: compute it in a block and assert it (a number the page cannot compute, such "
+        "as a paper's score, goes under quoted: in the front matter, with its source)"
         for s in unbacked_in(page)
     ]
     stated = {s.key for s in page.stated}
