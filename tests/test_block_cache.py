@@ -91,6 +91,14 @@ def test_a_block_runs_again_when_what_it_prints_or_its_marks_change() -> None:
     assert kernels.block_key(block.code, block.expected_output, False, ["pytest.mark.skip"]) != key
 
 
+def test_a_block_runs_again_when_the_rule_that_passes_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This plugin and the assertions' reader decide that a block passed (every assertion ran, none is weak): a
+    change to either (``block_cache.RULES``) runs every block again."""
+    before = keys(PAGE)
+    monkeypatch.setattr(block_cache, "RULES", "another rule")
+    assert set(keys(PAGE)).isdisjoint(before)
+
+
 def test_a_block_runs_again_when_the_library_changes(empty_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = keys(PAGE)
     monkeypatch.setattr(figures, "source_digest", lambda: "another pe_docs")

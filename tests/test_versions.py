@@ -156,7 +156,7 @@ TIER_TESTS = versions.tier_tests()
 
 def _misspelt_marks(slug: str) -> str:
     """A sentence naming the tier tests marked with a page that does not exist but is spelt like ``slug``."""
-    slugs = {p.stem for p in (ROOT / "docs" / "en").glob("*.md")}
+    slugs = {name.removesuffix(".md") for name in EN_PAGES}
     near = [
         f"{t.name} is marked {p!r}"
         for t in TIER_TESTS
@@ -166,7 +166,7 @@ def _misspelt_marks(slug: str) -> str:
     return f". Note: {'; '.join(near)}, which is no page: did you mean {slug!r}?" if near else ""
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "docs" / "en").glob("*.md")))
+@pytest.mark.parametrize("name", EN_PAGES)
 def test_checked_against_is_backed_by_a_tier_test_that_names_the_page(name: str) -> None:
     """Each library a page lists in ``checked_against`` (its foot then says "Checked against <library> <version>")
     has a test in ``tests/upstream/`` that names the page (``@pytest.mark.pages("<slug>")``), imports the library
@@ -233,7 +233,7 @@ def test_a_tier_test_backs_a_page_only_by_quoting_it() -> None:
 def test_tier_tests_name_pages_that_exist() -> None:
     """A page a tier test names exists, and the tier's tests of libraries name one (``test_pins`` checks the
     installed versions, not a page)."""
-    slugs = {p.stem for p in (ROOT / "docs" / "en").glob("*.md")}
+    slugs = {name.removesuffix(".md") for name in EN_PAGES}
     unknown = [f"{t.name}: {p!r}" for t in TIER_TESTS for p in t.pages if p not in slugs]
     if unknown:
         pytest.fail(f"tier tests name pages that do not exist: {unknown}", pytrace=False)

@@ -39,7 +39,6 @@ from typing import Any
 
 from site_tools import ROOT, cache, layout
 from site_tools.build import figures
-from site_tools.pages import asserts
 
 # The MKL code path each language's notebooks run on (see the module docstring).
 MKL_PATHS = {"en": "COMPATIBLE", "zh": "AVX2"}
@@ -265,12 +264,10 @@ def wait(out_dir: Path, chapter: tuple[str, str], timeout: float = 1800) -> dict
 def environment_digest() -> str:
     """What a page block's outcome depends on besides its own code: the library and figure sources and versions
     (``figures.source_digest()``), every pinned package (requirements.txt), Python, the CPU, MKL's code path and
-    torch's thread count, and the harness: this file and what decides that a block passed (the test plugin
-    ``tests/harness/block_cache.py`` and ``site_tools/pages/asserts.py``, whose assertions must all run)."""
+    torch's thread count."""
     import torch
 
     requirements = ROOT / "requirements.txt"
-    rules = [ROOT / "tests" / "harness" / "block_cache.py", Path(asserts.__file__)]
     return _digest(
         figures.source_digest(),
         requirements.read_text(encoding="utf-8") if requirements.is_file() else "",
@@ -279,7 +276,6 @@ def environment_digest() -> str:
         os.environ.get("MKL_CBWR", ""),
         str(torch.get_num_threads()),
         Path(__file__).read_text(encoding="utf-8"),
-        *(path.read_text(encoding="utf-8") if path.is_file() else "" for path in rules),
     )
 
 

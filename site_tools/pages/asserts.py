@@ -226,38 +226,30 @@ def _constant_expression(node: ast.expr) -> bool:
 def constant_names(code: str) -> frozenset[str]:
     """The names ``code`` only ever binds to constants (``hours = 24``, ``n, d = 20, 64``): an assertion that
     compares nothing else (``assert hours * 7 == 168``, ``assert n == 20``) restates a constant (contributor 50)."""
-    constant: set[str] = set()
-    other: set[str] = set()
-    for node in ast.walk(ast.parse(code)):
+    tree = ast.parse(code)
+    constant: dict[int, str] = {}  # the Name nodes bound to a constant, by id
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                names = [target] if isinstance(target, ast.Name) else []
-                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                    pairs = list(zip(target.elts, node.value.elts, strict=False))
-                    for name, value in pairs:
-                        if isinstance(name, ast.Name):
-                            (constant if _constant_expression(value) else other).add(name.id)
-                    continue
-                for name in names:
-                    (constant if _constant_expression(node.value) else other).add(name.id)
-                for sub in ast.walk(target):
-                    if isinstance(sub, ast.Name) and sub not in names:
-                        other.add(sub.id)
-        # any other binding (for, with, augmented assignment, walrus, a parameter, an import) is not a constant
-        if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.comprehension | ast.NamedExpr):
-            target = node.target
-            other.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            other.update(n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                if isinstance(target, ast.Name) and _constant_expression(node.value):
+                    constant[id(target)] = target.id
+                elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    for name, value in zip(target.elts, node.value.elts, strict=False):
+                        if isinstance(name, ast.Name) and _constant_expression(value):
+                            constant[id(name)] = name.id
+    # every other binding (another assignment, for, with, +=, :=, a parameter, a def, an import) is not a constant
+    stores = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    other = {n.id for n in stores if id(n) not in constant}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             other.add(node.name)
-            if not isinstance(node, ast.ClassDef):
-                other.update(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+        elif isinstance(node, ast.arg):
+            other.add(node.arg)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             other.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, ast.Global | ast.Nonlocal):
             other.update(node.names)
-    return frozenset(constant - other)
+    return frozenset(set(constant.values()) - other)
 
 
 def is_assert_call(node: ast.AST) -> bool:

@@ -130,15 +130,14 @@ def weak_asserts(path: Path) -> list[str]:
     define (``asserts.unchecked_work``) and asserts nothing of its own, as sentences naming the page and the line."""
     page = read(path)
     found = []
-    for chain in page.chains().values():
-        constants = asserts.constant_names("\n".join(f.code for f in chain))
-        for f in chain:
-            if not f.runs:
-                continue
-            for n, text, why in asserts.weak(f.code, constants):
-                found.append(f"{path.name}:{f.line + n}: `{text}` {why}")
     shown = {f.head for f in page.fences if f.role == "expected-output"}
     for head, chain in page.chains().items():
+        constants = asserts.constant_names("\n".join(f.code for f in chain))
+        for f in chain:
+            if f.runs:
+                found += [
+                    f"{path.name}:{f.line + n}: `{text}` {why}" for n, text, why in asserts.weak(f.code, constants)
+                ]
         if head in shown:
             continue
         if not any(asserts.asserts_something(f.code) for f in chain):

@@ -5,11 +5,12 @@ pytest-codeblocks makes one test of each python block of a page, together with t
 (``<!--pytest-codeblocks:cont-->``). The English and the Chinese page carry the same blocks, and most of a run's
 blocks passed in the run before with nothing changed. So a block's test that passed is remembered in the build cache
 (``<cache>/blocks/<key>``, ``site_tools.build.kernels.block_passed``), and the next test with the same key passes at
-once, reported as reused in the run's summary. The key (``site_tools.build.kernels.block_key``) holds everything the
+once, reported as reused in the run's summary. The key (:func:`key_of`) holds everything the
 outcome depends on: the test's code as Python reads it (its own block and every block that continues it; comments and
-blank lines left out), what it must print, its marks, and ``site_tools.build.kernels.environment_digest`` (the library's
-and the figures' sources, every pin, Python, the CPU, MKL's code path, torch's threads, the harness itself). Change any
-of them and the block runs again; ``PE_DOCS_NO_CACHE=1`` runs every block. A test that failed is never remembered.
+blank lines left out), what it must print, its marks, ``site_tools.build.kernels.environment_digest`` (the library's
+and the figures' sources, every pin, Python, the CPU, MKL's code path, torch's threads, the harness itself) and
+:data:`RULES` (this plugin and the assertions' reader, which decide that a block passed). Change any of them and the
+block runs again; ``PE_DOCS_NO_CACHE=1`` runs every block. A test that failed is never remembered.
 ``tests/test_block_cache.py`` checks the rule.
 
 A block that runs passes only if **every assertion in its code ran** (:func:`lines_run`, :func:`assertions_not_run`):
@@ -22,6 +23,7 @@ only the line of the block's first fence and prints the code of the whole chain.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import traceback
 from collections.abc import Iterator
@@ -44,9 +46,16 @@ def is_page_block(item: pytest.Item) -> bool:
     return getattr(block, "syntax", None) == "python" and hasattr(block, "expected_output")
 
 
+# What decides here that a block passed, besides its run: this plugin (every assertion must run) and the assertions'
+# reader (site_tools.pages.asserts). A change to either runs every block again.
+RULES = hashlib.sha256(Path(__file__).read_bytes() + Path(asserts.__file__).read_bytes()).hexdigest()
+
+
 def key_of(block: Any) -> str:
-    """The cache key of a pytest-codeblocks block (its code already holds the blocks that continue it)."""
-    return kernels.block_key(block.code, block.expected_output, block.expected_output_ignore_whitespace, block.marks)
+    """The cache key of a pytest-codeblocks block (its code already holds the blocks that continue it):
+    ``kernels.block_key`` with :data:`RULES`."""
+    key = kernels.block_key(block.code, block.expected_output, block.expected_output_ignore_whitespace, block.marks)
+    return hashlib.sha256(f"{key}\0{RULES}".encode()).hexdigest()[:32]
 
 
 def passed_before(block: Any) -> Path | None:
