@@ -58,7 +58,7 @@ AVOID: dict[str, tuple[str, tuple[str, str] | None]] = {
     "几何级数": ("等比数列（a geometric progression）", None),
     "base 模型": ("基础模型（the paper's base model）", None),
     # issue 25 (ZH-TERMS.md): fast/slow pairs and columns have one name each ("的对" also reads as the particle 对)
-    r"快列|慢列|快的对|慢的对|(?<!快)慢对|高频的对|中频的对|低频的对|慢变的频率对|慢变列": (
+    r"快列|慢列|快的对|慢的对|(?<!快)慢对|高频的对|中频的对|低频的对|慢变的频率对|[快慢]的频率对|慢变列": (
         "高频对 / 低频对，高频列 / 低频列",
         None,
     ),
