@@ -33,6 +33,7 @@ Both the ``assert`` statement and calls of ``assert*`` functions (``torch.testin
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import re
 from collections.abc import Iterator
@@ -50,6 +51,12 @@ _NONNEGATIVE_CALLS = {
 # Reductions and conversions that keep a non-negative value non-negative.
 _KEEPS_SIGN = {"max", "amax", "min", "amin", "sum", "mean", "median", "item", "float", "int", "round", "cpu", "numpy"}
 _EQUALITY = (ast.Eq, ast.LtE, ast.GtE, ast.Is)
+
+
+@functools.lru_cache(maxsize=512)
+def _tree(code: str) -> ast.Module:
+    """``code`` parsed, once per text: several checks here read the same block (they only read the tree)."""
+    return ast.parse(code)
 
 
 def _name(func: ast.expr) -> str:
@@ -226,7 +233,7 @@ def _constant_expression(node: ast.expr) -> bool:
 def constant_names(code: str) -> frozenset[str]:
     """The names ``code`` only ever binds to constants (``hours = 24``, ``n, d = 20, 64``): an assertion that
     compares nothing else (``assert hours * 7 == 168``, ``assert n == 20``) restates a constant (contributor 50)."""
-    tree = ast.parse(code)
+    tree = _tree(code)
     constant: dict[int, str] = {}  # the Name nodes bound to a constant, by id
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
@@ -388,7 +395,7 @@ def number_in_or(test: ast.expr) -> str | None:
 
 def asserts_something(code: str) -> bool:
     """Whether ``code`` holds an ``assert`` statement or calls an ``assert*`` function."""
-    return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(ast.parse(code)))
+    return any(isinstance(n, ast.Assert) or is_assert_call(n) for n in ast.walk(_tree(code)))
 
 
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)
@@ -400,7 +407,7 @@ def unchecked_work(code: str) -> str | None:
     used; one that prints or loops and asserts nothing checks nothing, whatever the blocks around it assert."""
     if asserts_something(code):
         return None
-    work = [s for s in ast.parse(code).body if not isinstance(s, _DEFINITIONS)]
+    work = [s for s in _tree(code).body if not isinstance(s, _DEFINITIONS)]
     if not work:
         return None
     text = ast.unparse(work[0]).split("\n")[0]
@@ -413,7 +420,7 @@ def assertions(code: str) -> list[tuple[int, int, str]]:
     (``tests/harness/block_cache.py``): an assertion in a function never called, or under a branch never taken,
     backs nothing."""
     found = []
-    for node in ast.walk(ast.parse(code)):
+    for node in ast.walk(_tree(code)):
         if isinstance(node, ast.Assert):
             found.append((node.lineno, node.end_lineno or node.lineno, f"assert {ast.unparse(node.test)}"))
         elif is_assert_call(node):
@@ -425,7 +432,7 @@ def assertions(code: str) -> list[tuple[int, int, str]]:
 def weak(code: str, constants: frozenset[str] = frozenset()) -> Iterator[tuple[int, str, str]]:
     """(line within ``code``, the assertion, why it cannot fail) for every assertion of ``code`` that cannot fail,
     checks nothing or times the machine."""
-    tree = ast.parse(code)
+    tree = _tree(code)
     timed = _timed_names(tree)
     for node in ast.walk(tree):
         assertion = isinstance(node, ast.Assert) or is_assert_call(node)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,11 +68,11 @@ def link_problems(path: Path) -> list[str]:
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()
     problems = []
-    ids = [node.attributes["id"] or "" for node in _rendered(path).css("[id]")]
-    for anchor in sorted({a for a in ids if a and ids.count(a) > 1}):
+    ids = Counter(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
+    for anchor in sorted(a for a, n in ids.items() if a and n > 1):
         lines = [k for k, text in enumerate(source, start=1) if re.search(rf"\{{[^}}]*#{re.escape(anchor)}\b", text)]
         problems.append(
-            f"{rel(path)}:{lines[-1] if lines else 0}: the id {anchor!r} is given {ids.count(anchor)} times (lines "
+            f"{rel(path)}:{lines[-1] if lines else 0}: the id {anchor!r} is given {ids[anchor]} times (lines "
             f"{', '.join(map(str, lines)) or '?'}): a link to #{anchor} reaches only the first; give each its own id"
         )
     for node in _rendered(path).css("a[href]"):

@@ -199,7 +199,7 @@ class Page:
     indented_code: tuple[int, ...]  # 1-based first lines of indented code blocks
     marker_problems: tuple[str, ...] = field(default=())  # marker comments that apply to nothing, or cannot apply
     images: int = 0  # images it shows (Markdown images, <img> in its HTML)
-    front_matter_problem: str = ""  # "line N: …" when the lines between the --- are not a YAML mapping
+    front_matter_problem: tuple[int, str] | None = None  # (line, why) when the lines between the --- are no mapping
 
     @property
     def lines(self) -> list[str]:
@@ -265,7 +265,7 @@ class Page:
         where = f"{rel(self.path)}:" if self.path else "line "
         out = [f"{where}{p}" for p in self.codeblocks_differences]
         if self.front_matter_problem:
-            line, why = self.front_matter_problem.removeprefix("line ").split(": ", 1)
+            line, why = self.front_matter_problem
             out.append(
                 f"{where}{line}: {why}; MkDocs then reads it as the page's text and drops what it sets "
                 "(checked_against, quoted, notebook): fix the YAML"
@@ -381,23 +381,23 @@ def _dedent(line: str, columns: int) -> str:
     return line[i:]
 
 
-def _front_matter(tokens: list[Any]) -> tuple[dict[str, Any], int, str]:
-    """(meta, number of lines it takes, what is wrong with it) — YAML that is not a mapping is no front matter, as
-    for MkDocs: those lines are the page's text then, and the third item says why (else it is empty)."""
+def _front_matter(tokens: list[Any]) -> tuple[dict[str, Any], int, tuple[int, str] | None]:
+    """(meta, number of lines it takes, (line, what is wrong with it) or None) — YAML that is not a mapping is no
+    front matter, as for MkDocs: those lines are the page's text then, and the third item says why."""
     import yaml
 
     if not tokens or tokens[0].type != "front_matter":
-        return {}, 0, ""
+        return {}, 0, None
     try:
         meta = yaml.safe_load(tokens[0].content)
     except yaml.YAMLError as error:
         where = getattr(error, "problem_mark", None)
-        at = f"line {where.line + 2}: " if where is not None else ""  # the mark counts from the line after ---
+        line = where.line + 2 if where is not None else 1  # the mark counts from the line after ---
         why = " ".join(str(getattr(error, "problem", None) or error).split())
-        return {}, 0, f"{at}the front matter is not valid YAML ({why})"
+        return {}, 0, (line, f"the front matter is not valid YAML ({why})")
     if isinstance(meta, dict):
-        return meta, tokens[0].map[1], ""
-    return {}, 0, "line 1: the front matter is not a YAML mapping (`key: value` lines)"
+        return meta, tokens[0].map[1], None
+    return {}, 0, (1, "the front matter is not a YAML mapping (`key: value` lines)")
 
 
 @functools.lru_cache(maxsize=256)

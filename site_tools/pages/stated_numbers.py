@@ -327,8 +327,8 @@ def unbacked_in(page: Facts) -> list[Stated]:
 
 
 def _as_number(s: Stated) -> str:
-    """`` (88)`` for a number written in words, else nothing."""
-    return f" ({canonical(s.candidates[0])})" if re.search(r"[A-Za-z\u4e00-\u9fff]", s.text) else ""
+    """`` (88)`` for a number written in words (no digit in it: ``eighty-eight``, ``八十八``), else nothing."""
+    return "" if re.search(r"\d", s.text) else f" ({canonical(s.candidates[0])})"
 
 
 def problems_of(page: Facts) -> list[str]:
