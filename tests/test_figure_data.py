@@ -636,6 +636,30 @@ def check_sine_alone(fig: Figure, *, theta: float, turn: float) -> None:
     assert abs(math.sin(theta + turn) - math.sin(math.pi - theta + turn)) > 0.1
 
 
+def check_step_walks(fig: Figure, *, stretch: float, turn: float, steps: int) -> None:
+    p = np.arange(steps + 1)
+    assert len(fig.axes) == 3
+    for ax, scale in zip(fig.axes, (stretch, 1 / stretch, 1.0), strict=True):
+        circle, path = ax.get_lines()
+        x, y = xy(circle)
+        theta = np.linspace(0, 2 * np.pi, len(x))
+        close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+        # M^p applied to position 0, (sin 0, cos 0): the point turned by p·turn, its length scale^p; x = cos, y = sin
+        expected = scale ** p[:, None] * np.stack((np.cos(p * turn), np.sin(p * turn)), axis=-1)
+        close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"walk of x{scale:.3f} a step")
+        (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
+        close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of x{scale:.3f} a step")
+        colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, steps + 1))  # coloured by position
+        close(point_colours(dots), colours, atol=1e-12, what="colour of each point")
+        assert [note.get_text() for note in ax.texts] == ["p=0", f"p={steps}"]
+        for note in ax.texts:
+            close(note.xy, expected[int(note.get_text().removeprefix("p="))], atol=1e-12, what=note.get_text())
+    # the claim: only the step that keeps lengths stays on the circle
+    lengths = [np.hypot(*xy(ax.get_lines()[1])) for ax in fig.axes]
+    assert lengths[0][-1] > 3 and lengths[1][-1] < 0.3
+    close(lengths[2], np.ones(steps + 1), atol=1e-12, what="lengths of the turning walk")
+
+
 def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
     p = np.arange(positions)
     assert len(fig.axes) == len(pairs)
@@ -973,6 +997,7 @@ def check_table_2d(fig: Figure, *, grid: int, d_model: int, patch: Sequence[int]
 CHECKS: dict[str, tuple[str, Callable[..., None]]] = {
     "heatmap": ("plot_heatmap", check_heatmap),
     "sine-alone": ("plot_sine_alone", check_sine_alone),
+    "step-walks": ("plot_step_walks", check_step_walks),
     "waveforms": ("plot_waveforms", check_waveforms),
     "wavelengths": ("plot_wavelengths", check_wavelengths),
     "scale-shares": ("plot_scale_shares", check_scale_shares),

@@ -28,7 +28,7 @@ from pe_docs.plotting.limitations import plot_position_scores, plot_singular_val
 from pe_docs.plotting.precision import plot_frequency_ulps, plot_log_trick_error
 from pe_docs.plotting.relative import plot_rotating_pairs, plot_transform_matrices
 from pe_docs.plotting.relative_schemes import plot_context_extension, plot_t5_buckets
-from pe_docs.plotting.table import plot_heatmap, plot_sine_alone, plot_waveforms
+from pe_docs.plotting.table import plot_heatmap, plot_sine_alone, plot_step_walks, plot_waveforms
 from pe_docs.plotting.table_2d import plot_table_2d
 from pe_docs.plotting.uniqueness import plot_closest_returns
 from pe_docs.plotting.wavelength import (
@@ -63,6 +63,7 @@ __all__ = [
     "plot_similarity_matrix",
     "plot_sine_alone",
     "plot_singular_values",
+    "plot_step_walks",
     "plot_t5_buckets",
     "plot_table_2d",
     "plot_transform_matrices",

@@ -1,10 +1,12 @@
-"""Figures of the encoding table itself: the heatmap, a few columns as waveforms, and why a sine needs its cosine."""
+"""Figures of the encoding table itself: the heatmap, a few columns as waveforms, why a sine needs its cosine, and
+why a step that keeps lengths must turn."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 
+import matplotlib
 import numpy as np
 import torch
 from matplotlib.figure import Figure
@@ -21,6 +23,7 @@ from pe_docs.plotting._style import (
     check_lang_theme,
     check_layout,
     new_figure,
+    new_panels,
     text,
     themed,
 )
@@ -215,4 +218,93 @@ def plot_sine_alone(
             ax.set_yticks([])
             ax.set_xlabel("cos")
             ax.set_ylabel("sin")
+    return fig
+
+
+def plot_step_walks(
+    stretch: float = 1.07,
+    turn: float = 0.45,
+    steps: int = 20,
+    *,
+    layout: Layout = "wide",
+    lang: Lang = "en",
+    theme: Theme = "light",
+) -> Figure:
+    """Why one fixed step that keeps lengths is a turn: the walks of three 2×2 step matrices in the plane.
+
+    Each panel starts at the table's position 0, ``(sin 0, cos 0) = (0, 1)``, and applies one fixed matrix
+    ``M = s · [[cos turn, sin turn], [−sin turn, cos turn]]`` (the sine-first turn, start here §5) ``steps`` times,
+    ``v_{p+1} = M v_p``, with ``s = stretch`` (the walk spirals out), ``s = 1 / stretch`` (it spirals in) and
+    ``s = 1`` (it stays on the unit circle: the points are ``(sin p·turn, cos p·turn)``, a row of the table). Each
+    point is drawn at ``(cos, sin)``, across and up, as the clock hands are, coloured by its position ``p``; the
+    unit circle is drawn in every panel for scale.
+
+    Args:
+        stretch: How much the first walk's step stretches; a real number with ``1 < stretch <= 2``.
+        turn: The angle each step turns by, in radians; a real number with ``0 < turn < π``.
+        steps: Number of steps; an integer with ``2 <= steps <= 100``.
+        layout: ``"wide"`` (the panels in a row) or ``"narrow"`` (two panels a row, larger labels).
+        lang: Language of the labels, ``"en"`` or ``"zh"``.
+        theme: Colour scheme, ``"light"`` or ``"dark"``.
+
+    Returns:
+        A ``matplotlib.figure.Figure`` with three axes: stretching, shrinking, turning only.
+
+    Raises:
+        TypeError: ``stretch`` or ``turn`` is not a real number, or ``steps`` not an integer.
+        ValueError: an argument is out of its range or not finite, or a bad ``layout``/``lang``/``theme``.
+
+    Examples:
+        >>> fig = plot_step_walks(stretch=1.1, steps=8)
+        >>> len(fig.axes)
+        3
+    """
+    lang, theme = check_lang_theme(lang, theme)
+    wide = check_layout(layout) == "wide"
+    stretch = check_real("stretch", stretch, minimum=1.0, maximum=2.0, open_minimum=True)
+    turn = check_real("turn", turn, minimum=0.0, maximum=math.pi, open_minimum=True)
+    if turn == math.pi:
+        raise ValueError(f"turn must be < π, got {turn!r}: a half turn only flips the point")
+    n = check_int("steps", steps, minimum=2)
+    if n > 100:
+        raise ValueError(f"steps must be <= 100, got {steps!r}")
+    c, s = math.cos(turn), math.sin(turn)
+    panels = [
+        (stretch, text(lang, en=f"×{stretch:.2f} a step: runs away", zh=f"每步 ×{stretch:.2f}：越走越远")),
+        (1 / stretch, text(lang, en=f"×{1 / stretch:.2f} a step: fades", zh=f"每步 ×{1 / stretch:.2f}：趋于 0")),
+        (1.0, text(lang, en="turns only: stays on the circle", zh="只旋转：一直在圆上")),
+    ]
+    circle = np.linspace(0, 2 * np.pi, 200)
+    colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n + 1))
+    with themed(lang, theme, layout):
+        if wide:
+            fig, axes = new_figure(8.4, 3.4, ncols=3)
+        else:
+            fig, axes = new_panels(NARROW_WIDTH, 4.6, 3, 2)
+        for ax, (scale, title) in zip(axes, panels, strict=True):
+            step = scale * np.array([[c, s], [-s, c]])  # sine first: (sin, cos) -> (sin, cos) turned
+            walk = [np.array([0.0, 1.0])]  # position 0: (sin 0, cos 0)
+            for _ in range(n):
+                walk.append(step @ walk[-1])
+            ys, xs = np.stack(walk).T  # y = sin, x = cos
+            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.5)
+            ax.scatter(xs, ys, c=colours, s=18 if wide else 14, zorder=3)
+            for p in (0, n):  # a label stands outside its point, away from the centre
+                x, y = xs[p] / np.hypot(xs[p], ys[p]), ys[p] / np.hypot(xs[p], ys[p])
+                ax.annotate(
+                    f"p={p}",
+                    (xs[p], ys[p]),
+                    textcoords="offset points",
+                    xytext=(6 * x, 6 * y),
+                    ha="left" if x > 0.3 else "right" if x < -0.3 else "center",
+                    va="bottom" if y > 0.3 else "top" if y < -0.3 else "center",
+                    fontsize=8 if wide else 9,
+                )
+            reach = 1.45 * max(1.0, float(np.hypot(xs, ys).max()))
+            ax.set_aspect("equal")
+            ax.set_xlim(-reach, reach)
+            ax.set_ylim(-reach, reach)
+            ax.set_title(title, fontsize=10)
+            ax.tick_params(labelsize=8)
     return fig
