@@ -306,5 +306,6 @@ def plot_step_walks(
             ax.set_xlim(-reach, reach)
             ax.set_ylim(-reach, reach)
             ax.set_title(title, fontsize=10)
-            ax.tick_params(labelsize=8)
+            ax.set_xticks([])  # the unit circle gives the scale; tick labels would crowd the p= labels
+            ax.set_yticks([])
     return fig
