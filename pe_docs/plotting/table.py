@@ -222,8 +222,8 @@ def plot_sine_alone(
 
 
 def plot_step_walks(
-    stretch: float = 1.07,
-    turn: float = 0.45,
+    stretch: float = 1.08,
+    turn: float = 0.3,
     steps: int = 20,
     *,
     layout: Layout = "wide",

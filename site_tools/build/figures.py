@@ -43,7 +43,7 @@ FIGURES: dict[str, FigureSpec] = {
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
     "sine-alone": FigureSpec("plot_sine_alone", {"theta": 0.6, "turn": 1.4}),
-    "step-walks": FigureSpec("plot_step_walks", {"stretch": 1.07, "turn": 0.45, "steps": 20}),
+    "step-walks": FigureSpec("plot_step_walks", {"stretch": 1.08, "turn": 0.3, "steps": 20}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
     "scale-shares": FigureSpec("plot_scale_shares", {"d_model": 512}),
     "scales": FigureSpec(
