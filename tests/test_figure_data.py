@@ -615,13 +615,18 @@ def check_clock_hands(
     assert labels == [f"w = 1/{round(1 / w)}" if w < 1 else "w = 1" for w in freqs(d_model)], labels
 
 
+def check_unit_circle(line: Line2D) -> None:
+    """The line is the unit circle, drawn counter-clockwise from angle 0 (as ``_style.unit_circle`` draws it)."""
+    x, y = xy(line)
+    t = np.linspace(0, 2 * np.pi, len(x))
+    close(np.stack((x, y)), np.stack((np.cos(t), np.sin(t))), atol=1e-12, what="unit circle")
+
+
 def check_sine_alone(fig: Figure, *, theta: float, turn: float) -> None:
     before, after = fig.axes
     for ax, angles in ((before, (theta, math.pi - theta)), (after, (theta + turn, math.pi - theta + turn))):
         circle, *hands, level_a, level_b = ax.get_lines()
-        x, y = xy(circle)
-        t = np.linspace(0, 2 * np.pi, len(x))
-        close(np.stack((x, y)), np.stack((np.cos(t), np.sin(t))), atol=1e-12, what="unit circle")
+        check_unit_circle(circle)
         tips = np.array([[math.cos(a), math.sin(a)] for a in angles])
         drawn = [np.stack(xy(hand), axis=-1) for hand in hands]
         close(drawn, [[[0, 0], tip] for tip in tips], atol=1e-12, what="hands, from the centre to the tip")
@@ -641,9 +646,7 @@ def check_step_walks(fig: Figure, *, stretch: float, turn: float, steps: int) ->
     assert len(fig.axes) == 3
     for ax, scale in zip(fig.axes, (stretch, 1 / stretch, 1.0), strict=True):
         circle, path = ax.get_lines()
-        x, y = xy(circle)
-        theta = np.linspace(0, 2 * np.pi, len(x))
-        close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+        check_unit_circle(circle)
         # M^p applied to position 0, (sin 0, cos 0): the point turned by p·turn, its length scale^p; x = cos, y = sin
         expected = scale ** p[:, None] * np.stack((np.cos(p * turn), np.sin(p * turn)), axis=-1)
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"walk of x{scale:.3f} a step")
@@ -666,9 +669,7 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
     for ax, i in zip(fig.axes, pairs, strict=True):
         w = freqs(d_model)[i]
         circle, path = ax.get_lines()
-        x, y = xy(circle)
-        theta = np.linspace(0, 2 * np.pi, len(x))
-        close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+        check_unit_circle(circle)
         expected = np.stack((np.cos(p * w), np.sin(p * w)), axis=-1)  # x = cos, y = sin
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"path of pair {i}")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
@@ -928,9 +929,7 @@ def check_context_extension(fig: Figure, *, head_dim: int, factor: float, origin
 def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> None:
     left, right = fig.axes
     (circle,) = left.get_lines()
-    x, y = xy(circle)
-    theta = np.linspace(0, 2 * np.pi, len(x))
-    close(np.stack((x, y)), np.stack((np.cos(theta), np.sin(theta))), atol=1e-12, what="unit circle")
+    check_unit_circle(circle)
     p = np.arange(positions)
     expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (cos p, sin p), the clock hand
     (dots,) = (c for c in left.collections if isinstance(c, PathCollection))

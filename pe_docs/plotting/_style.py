@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib
+import numpy as np
 from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.rcsetup import cycler  # what matplotlib.cycler is; matplotlib's stub does not export it
@@ -284,6 +285,21 @@ def legend(fig: Figure, ax: Any, *, wide: bool, loc: str, fontsize: float = 8, n
     if wide:
         return ax.legend(loc=loc, fontsize=fontsize)
     return fig.legend(loc="outside lower center", fontsize=fontsize, ncols=ncols)
+
+
+def unit_circle(ax: Any) -> None:
+    """Draw the unit circle in ``ax``, faint, for scale: a panel of points on or around it (200 points from angle
+    0, counter-clockwise)."""
+    t = np.linspace(0, 2 * np.pi, 200)
+    ax.plot(np.cos(t), np.sin(t), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+
+
+def outward(x: float, y: float) -> tuple[str, str]:
+    """``(ha, va)`` for a label set beyond a point in the direction ``(x, y)`` (a unit vector): left-aligned to the
+    right, bottom-aligned above, centred where the direction is nearly vertical or horizontal."""
+    ha = "left" if x > 0.3 else "right" if x < -0.3 else "center"
+    va = "bottom" if y > 0.3 else "top" if y < -0.3 else "center"
+    return ha, va
 
 
 def new_panels(width: float, height: float, n: int, ncols: int, **subplot_kw: Any) -> tuple[Figure, list[Any]]:

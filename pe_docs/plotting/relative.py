@@ -24,8 +24,10 @@ from pe_docs.plotting._style import (
     check_layout,
     new_figure,
     new_panels,
+    outward,
     text,
     themed,
+    unit_circle,
 )
 
 
@@ -144,7 +146,6 @@ def plot_rotating_pairs(
     )
     table = sinusoidal_table(n, d, dtype=torch.float64).numpy()
     w = inverse_frequencies(d).numpy()
-    circle = np.linspace(0, 2 * np.pi, 200)
     with themed(lang, theme, layout):
         if wide:
             fig, grid = new_figure(2.6 * len(pairs) + 0.6, 3.3, nrows=1, ncols=len(pairs), squeeze=False)
@@ -153,7 +154,7 @@ def plot_rotating_pairs(
             fig, axes = new_panels(NARROW_WIDTH, 2.05 * -(-len(pairs) // 2) + 0.35, len(pairs), 2)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         for ax, i in zip(axes, pairs, strict=True):
-            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            unit_circle(ax)
             xs, ys = table[:, 2 * i + 1], table[:, 2 * i]  # x = cos, y = sin
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
@@ -168,8 +169,7 @@ def plot_rotating_pairs(
                     out, ha, va = (0.0, 1.0 if up else -1.0), "center", "bottom" if up else "top"
                 else:
                     out = (x, y)
-                    ha = "left" if x > 0.3 else "right" if x < -0.3 else "center"
-                    va = "bottom" if y > 0.3 else "top" if y < -0.3 else "center"
+                    ha, va = outward(x, y)
                 ax.annotate(
                     f"p={p}",
                     (x, y),

@@ -24,8 +24,10 @@ from pe_docs.plotting._style import (
     check_layout,
     new_figure,
     new_panels,
+    outward,
     text,
     themed,
+    unit_circle,
 )
 
 
@@ -274,7 +276,6 @@ def plot_step_walks(
         (1 / stretch, text(lang, en=f"×{1 / stretch:.2f} a step: fades", zh=f"每步 ×{1 / stretch:.2f}：趋于 0")),
         (1.0, text(lang, en="turns only: stays on the circle", zh="只旋转：一直在圆上")),
     ]
-    circle = np.linspace(0, 2 * np.pi, 200)
     colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n + 1))
     with themed(lang, theme, layout):
         if wide:
@@ -287,18 +288,19 @@ def plot_step_walks(
             for _ in range(n):
                 walk.append(step @ walk[-1])
             ys, xs = np.stack(walk).T  # y = sin, x = cos
-            ax.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+            unit_circle(ax)
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.5)
             ax.scatter(xs, ys, c=colours, s=18 if wide else 14, zorder=3)
             for p in (0, n):  # a label stands outside its point, away from the centre
-                x, y = xs[p] / np.hypot(xs[p], ys[p]), ys[p] / np.hypot(xs[p], ys[p])
+                x, y = np.array([xs[p], ys[p]]) / np.hypot(xs[p], ys[p])
+                ha, va = outward(x, y)
                 ax.annotate(
                     f"p={p}",
                     (xs[p], ys[p]),
                     textcoords="offset points",
                     xytext=(6 * x, 6 * y),
-                    ha="left" if x > 0.3 else "right" if x < -0.3 else "center",
-                    va="bottom" if y > 0.3 else "top" if y < -0.3 else "center",
+                    ha=ha,
+                    va=va,
                     fontsize=8 if wide else 9,
                 )
             reach = 1.45 * max(1.0, float(np.hypot(xs, ys).max()))

@@ -22,6 +22,7 @@ from pe_docs.plotting._style import (
     new_figure,
     text,
     themed,
+    unit_circle,
 )
 
 _FLOAT32_SPACING = 2.0**-24  # spacing of float32 numbers in [0.5, 1)
@@ -76,13 +77,12 @@ def plot_closest_returns(
         raise ValueError(f"max_offset must be <= 10**15, got {top}")
     records = closest_returns(top)
     p = np.arange(n, dtype=np.float64)
-    circle = np.linspace(0, 2 * np.pi, 200)
     with themed(lang, theme, layout):
         if wide:
             fig, (left, right) = new_figure(8.2, 4.1, ncols=2, width_ratios=(1, 1.35))
         else:
             fig, (left, right) = new_figure(NARROW_WIDTH, 7.4, nrows=2)
-        left.plot(np.cos(circle), np.sin(circle), color=CYCLE[0], linewidth=0.8, alpha=0.5)
+        unit_circle(left)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         left.scatter(np.cos(p), np.sin(p), c=colours, s=22, zorder=3)
         shown = [0] + [r.offset for r in records if 1 < r.offset < n]
