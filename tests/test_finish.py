@@ -151,6 +151,27 @@ def test_finishing_a_finished_page_changes_nothing(tmp_path: Path, finisher: fin
     assert "pe-versions" not in once  # not a chapter, nothing checked against: no versions line
 
 
+def test_printed_output_is_told_from_code(tmp_path: Path, finisher: finish.Finisher) -> None:
+    """The block after pytest-codeblocks' expected-output marker gets ``pe-output`` (the stylesheet labels it), in the
+    main text and in a box, where Markdown wraps the marker in a paragraph; another text block does not."""
+    source = tmp_path / "zh" / "t.md"
+    source.parent.mkdir()
+    source.write_text(
+        "# 标题\n\n```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n1\n```\n\n"
+        "```text\n不是输出\n```\n\n"
+        '??? note "框"\n    ```python\n    print(2)\n    ```\n\n'
+        "    <!--pytest-codeblocks:expected-output-->\n    ```text\n    2\n    ```\n",
+        encoding="utf-8",
+    )
+    page = finish.BuiltPage("t.md", source, "t/index.html", "t/")
+    html, _ = finisher.html(f"<html><body>{pages.render(source)}</body></html>", page, tmp_path)
+    tree = dom.parse(html)
+    assert [block.text().strip() for block in tree.css(".pe-output")] == ["1", "2"]
+    assert len(tree.css(".highlight")) == 5  # two blocks of code, two outputs, one text block
+    assert finish.mark_outputs(tree.body) == 2  # again: the same blocks, one class each
+    assert [block.attributes["class"] for block in tree.css(".pe-output")] == ["highlight pe-output"] * 2
+
+
 def test_every_source_page_is_where_the_engine_writes_it() -> None:
     found = {p.src_uri: (p.file, p.url) for p in finish.site_pages(layout.DOCS / "en")}
     assert found["index.md"] == ("index.html", "")

@@ -13,6 +13,7 @@ and the page is written once.
    never split over two lines.
 3. **Math** (``site_tools.finish.formulas.typeset``): every formula typeset by KaTeX (one node process per build).
 4. **Figures** (``site_tools.finish.assets.figure_links``): lazy, sized, their lightbox links named.
+5. **Outputs** (:func:`mark_outputs`): a block's printed output, shown under it, is told from code (``pe-output``).
 
 Then, once per language (:meth:`Finisher.site`): the sitemap names each page's twin in every language
 (:func:`sitemap_alternates`: not the pages' heads, where Material's script would fetch ``<href>/sitemap.xml`` for each
@@ -128,6 +129,7 @@ class Finisher:
         cjk.keep_numbers_whole(tree.body)
         warnings = formulas.typeset(tree, self.katex, where=pages.rel(page.source), lang=self.lang)
         assets.figure_links(tree, page.url, site_dir, lang=self.lang)
+        mark_outputs(content)
         return dom.write(tree), warnings
 
     def site(self, site_dir: Path | str) -> None:
@@ -135,6 +137,39 @@ class Finisher:
         sitemap_alternates(site_dir, self.lang, self.alternates)
         drop_source_maps(site_dir)
         (Path(site_dir) / ".nojekyll").touch()
+
+
+#: The marker before a fence that holds what the code before it prints (pytest-codeblocks compares the two);
+#: Markdown passes it on as an HTML comment.
+OUTPUT_MARKER = "<!--pytest-codeblocks:expected-output-->"
+#: The class of such a block in the built page: ``overrides/assets/stylesheets/extra.css`` labels it "Output" (输出).
+OUTPUT_CLASS = "pe-output"
+
+
+def mark_outputs(content: dom.Node) -> int:
+    """Give each printed-output block in ``content`` (the code block after :data:`OUTPUT_MARKER`) the class
+    :data:`OUTPUT_CLASS`, so that the stylesheet sets it apart from the code above it; return how many there are.
+    A block already marked keeps one class."""
+    marked = 0
+    for node in content.traverse(include_text=True):
+        if node.tag != "-comment" or (node.html or "").strip() != OUTPUT_MARKER:
+            continue
+        block = _next_element(node)
+        if block is None and node.parent is not None and node.parent.tag == "p":  # in a box, Markdown wraps it
+            block = _next_element(node.parent)
+        if block is not None and "highlight" in dom.classes(block):
+            if OUTPUT_CLASS not in dom.classes(block):
+                block.attrs["class"] = " ".join([*dom.classes(block), OUTPUT_CLASS])
+            marked += 1
+    return marked
+
+
+def _next_element(node: dom.Node) -> dom.Node | None:
+    """The next sibling of ``node`` that is an element (not text, not a comment)."""
+    after = node.next
+    while after is not None and not after.is_element_node:
+        after = after.next
+    return after
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
