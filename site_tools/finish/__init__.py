@@ -139,37 +139,39 @@ class Finisher:
         (Path(site_dir) / ".nojekyll").touch()
 
 
-#: The marker before a fence that holds what the code before it prints (pytest-codeblocks compares the two);
-#: Markdown passes it on as an HTML comment.
-OUTPUT_MARKER = "<!--pytest-codeblocks:expected-output-->"
-#: The class of such a block in the built page: ``overrides/assets/stylesheets/extra.css`` labels it "Output" (输出).
+#: The class of a block that shows what the code before it prints (the fence after pytest-codeblocks'
+#: ``expected-output`` marker, which Markdown passes on as an HTML comment): ``overrides/assets/stylesheets/extra.css``
+#: labels it "Output" (输出).
 OUTPUT_CLASS = "pe-output"
 
 
 def mark_outputs(content: dom.Node) -> int:
-    """Give each printed-output block in ``content`` (the code block after :data:`OUTPUT_MARKER`) the class
-    :data:`OUTPUT_CLASS`, so that the stylesheet sets it apart from the code above it; return how many there are.
-    A block already marked keeps one class."""
+    """Give each printed-output block in ``content`` the class :data:`OUTPUT_CLASS`, so that the stylesheet sets it
+    apart from the code above it; return how many there are. An output block is a code block whose previous element
+    is an ``expected-output`` marker as the page reader reads it (``site_tools.pages.codeblocks_keyword``), or, in a
+    box, where Markdown wraps the marker in a paragraph of its own, whose previous element is that paragraph. A block
+    already marked keeps one class."""
     marked = 0
-    for node in content.traverse(include_text=True):
-        if node.tag != "-comment" or (node.html or "").strip() != OUTPUT_MARKER:
+    for block in content.css("div.highlight"):
+        before = _previous(block)
+        if before is not None and before.tag == "p" and not (before.text() or "").strip():
+            before = next((n for n in dom.children(before) if n.tag == "-comment"), None)
+        if before is None or before.tag != "-comment":
             continue
-        block = _next_element(node)
-        if block is None and node.parent is not None and node.parent.tag == "p":  # in a box, Markdown wraps it
-            block = _next_element(node.parent)
-        if block is not None and "highlight" in dom.classes(block):
+        keyword = pages.codeblocks_keyword(before.html or "")
+        if keyword is not None and keyword.startswith("expected-output"):
             if OUTPUT_CLASS not in dom.classes(block):
                 block.attrs["class"] = " ".join([*dom.classes(block), OUTPUT_CLASS])
             marked += 1
     return marked
 
 
-def _next_element(node: dom.Node) -> dom.Node | None:
-    """The next sibling of ``node`` that is an element (not text, not a comment)."""
-    after = node.next
-    while after is not None and not after.is_element_node:
-        after = after.next
-    return after
+def _previous(node: dom.Node) -> dom.Node | None:
+    """The previous sibling of ``node`` that is not white space."""
+    before = node.prev
+    while before is not None and before.tag == "-text" and not (before.text() or "").strip():
+        before = before.prev
+    return before
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"

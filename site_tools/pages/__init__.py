@@ -21,7 +21,21 @@ The names callers use are re-exported here (``pages.read``, ``pages.files``, …
 
 from site_tools import ROOT
 from site_tools.pages.links import link_problems, render
-from site_tools.pages.model import Box, Code, Expected, Fence, Figure, Item, Prose, Verbatim, parse, read, rel, walk
+from site_tools.pages.model import (
+    Box,
+    Code,
+    Expected,
+    Fence,
+    Figure,
+    Item,
+    Prose,
+    Verbatim,
+    codeblocks_keyword,
+    parse,
+    read,
+    rel,
+    walk,
+)
 from site_tools.pages.site import (
     LANGS,
     chapters,

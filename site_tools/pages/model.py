@@ -46,6 +46,15 @@ TAB = 4  # Python-Markdown's indentation unit (admonitions, collapsible blocks, 
 # pytest-codeblocks' marker comments (pytest_codeblocks/main.py: matched against the stripped line).
 _CODEBLOCKS_MARKER = re.compile(r"<!--[-\s]*pytest-codeblocks:(.*)-->")
 _PYTEST_MARK = re.compile(r"<!--[-\s]*(pytest\.mark\..*)-->")
+
+
+def codeblocks_keyword(text: str) -> str | None:
+    """The keyword of a pytest-codeblocks marker (``cont``, ``expected-output``, …) as this reader and
+    pytest-codeblocks read ``<!--pytest-codeblocks:…-->``, or ``None`` when ``text`` is not one."""
+    m = _CODEBLOCKS_MARKER.match(text.strip())
+    return m.group(1).strip("- ") if m else None
+
+
 # A box: an admonition, a collapsible block, a content tab (pymdownx.details / pymdownx.tabbed syntax).
 _BOX = re.compile(
     r"^(?P<marker>!!!|\?\?\?\+?)[ \t]*(?P<type>[\w-]+)(?P<classes>(?:[ \t]+[\w-]+)*)(?:[ \t]+\"(?P<title>.*)\")?[ \t]*$"
@@ -491,8 +500,7 @@ def _fences(tokens: list[Any], lines: list[str], path: Path | None) -> tuple[lis
             containers.pop()
         elif tok.type == "html_block" and tok.map:
             first = lines[tok.map[0]].strip()
-            if m := _CODEBLOCKS_MARKER.match(first):
-                keyword = m.group(1).strip("- ")
+            if (keyword := codeblocks_keyword(first)) is not None:
                 markers.append(f"pytest-codeblocks:{keyword}")
                 if keyword == "cont":
                     cont = True
