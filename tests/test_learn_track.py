@@ -31,10 +31,12 @@ from site_tools.finish.cjk import HAN
 from site_tools.layout import CONFIGS
 
 SECTIONS = {"en": "Learn", "zh": "学习"}
-LEARN = ["start-here.md", "formula.md", "walkthrough.md", "wavelength.md", "relative.md"]
-# Pages of the Learn section a reader may skip: start here gives the formula, these spell it out (issue 35: ten
-# newcomers read home + all five pages in 75-85 minutes, so the road became three pages and an hour)
-OPTIONAL = ["formula.md", "walkthrough.md"]
+LEARN = ["start-here.md", "relative.md", "formula.md", "walkthrough.md", "wavelength.md"]
+# Pages of the Learn section a reader may skip: start here gives the formula and, in one sentence, why its frequencies
+# fall geometrically; these spell both out (issue 35: ten newcomers read home + all five pages in 75-85 minutes, so the
+# road became three pages; eight more read home + those three in 65-86, so it became two, and the optional pages
+# moved after them in the nav, so that start here's footer Next is the road's next page)
+OPTIONAL = ["formula.md", "walkthrough.md", "wavelength.md"]
 ROAD = [name for name in LEARN if name not in OPTIONAL]
 OPTIONAL_MARK = {"en": "Optional:", "zh": "选读："}
 
@@ -49,9 +51,9 @@ MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python,
 # minutes, at 54.6 by the model: about 1.4 times the model. The home page and the road (the Learn pages but the
 # optional ones) stay under MAX_MINUTES by the model, so that the home page's "about an hour" holds.
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
-MAX_MINUTES = 47  # home + road; the five Learn pages alone were capped at 55 until formula became optional.
-# Newcomers 72 and 73 (issue 35) read home + road at 44.7 by the model in 77 and 65 minutes, and asked for the counter
-# figure back in wavelength's main text and the score in code form on relative: 46.3 with both.
+MAX_MINUTES = 37  # home + road (36.0 with start here and relative); the five Learn pages alone were capped at 55
+# until formula became optional, home + three pages at 47 until wavelength did. Newcomers of issue 35 read home + three
+# pages at 44.7-47.0 by the model in 65-86 minutes, 1.5-1.8 times the model: an hour needs the road near 36.
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "小结"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
