@@ -213,8 +213,8 @@ def plot_sine_alone(
                     color=colour,
                 )
             ax.set_aspect("equal")
-            ax.set_xlim(-1.45, 1.45)
-            ax.set_ylim(-1.45, 1.45)
+            ax.set_xlim(-2.1, 2.1)  # wide enough for the labels beside the tips, inside the frame
+            ax.set_ylim(-1.6, 1.6)
             ax.set_title(title, fontsize=10)
             ax.set_xticks([])  # the labels give the heights; ticks would crowd them
             ax.set_yticks([])
