@@ -303,7 +303,7 @@ def plot_step_walks(
                     va=va,
                     fontsize=8 if wide else 9,
                 )
-            reach = 1.45 * max(1.0, float(np.hypot(xs, ys).max()))
+            reach = 1.8 * max(1.0, float(np.hypot(xs, ys).max()))  # room for the p= labels
             ax.set_aspect("equal")
             ax.set_xlim(-reach, reach)
             ax.set_ylim(-reach, reach)
