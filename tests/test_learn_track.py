@@ -55,9 +55,9 @@ MAX_BLOCKS = 8  # "about ten" code blocks on the main path (every fence: python,
 WORDS_PER_MINUTE, LINES_PER_MINUTE = 200, 10
 MAX_MINUTES = 40  # home + road (39.1: start here and relative); the five Learn pages alone were capped at 55 until
 # formula became optional, home + three pages at 47 until wavelength did. Newcomers of issue 35 read home + three pages
-# at 44.7-47.0 by the model in 65-86 minutes; home + two at 36.0 in 61 and 73, at 38.1-38.5 in 73, 82, 66 and 85 (those
-# who run the code take longest: the home page says so), the costliest minutes spent on what the main text had left to
-# boxes or to wavelength (the geometric count, the sine-first order, the pairing), since moved onto the road.
+# at 44.7-47.0 by the model in 65-86 minutes; home + two at 36.0 in 61 and 73, at 38.1-39.1 in 73, 82, 66, 85, 59 and
+# 80 (those who run the code take longest: the home page says so), the costliest minutes spent on what the main text
+# had left to boxes or to wavelength (the geometric count, the sine-first order, the pairing), now on the road.
 WHAT_YOU_KNOW = {"en": "What you now know", "zh": "小结"}
 EXERCISES = {"en": "Exercises", "zh": "练习"}
 
