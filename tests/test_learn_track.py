@@ -32,8 +32,8 @@ from site_tools.layout import CONFIGS
 
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "relative.md", "formula.md", "walkthrough.md", "wavelength.md"]
-# Pages of the Learn section a reader may skip: start here gives the formula and, in one sentence, why its frequencies
-# fall geometrically; these spell both out (issue 35: ten newcomers read home + all five pages in 75-85 minutes, so the
+# Pages of the Learn section a reader may skip: start here gives the formula and counts why its frequencies fall
+# geometrically; these go deeper (issue 35: ten newcomers read home + all five pages in 75-85 minutes, so the
 # road became three pages; eight more read home + those three in 65-86, so it became two, and the optional pages
 # moved after them in the nav, so that start here's footer Next is the road's next page)
 OPTIONAL = ["formula.md", "walkthrough.md", "wavelength.md"]
