@@ -151,6 +151,9 @@ def browser() -> contextlib.AbstractContextManager[Any]:
 
 
 PHONE = {"width": 390, "height": 844}  # a common phone's CSS viewport (iPhone 12-15)
+# A phone has a touch screen and no hover (CSS `(hover)` is false): Material makes a code block that scrolls a tab
+# stop only where the reader can hover, so what a phone reader gets is checked with touch, as a phone has it.
+PHONE_CONTEXT = {"has_touch": True}
 DESKTOP = {"width": 1280, "height": 900}
 
 # ---- a page's first view: what it downloads, how soon it paints, what axe-core finds ---------------------------
@@ -278,11 +281,12 @@ def first_view(
     **context: Any,
 ) -> Iterator[FirstView]:
     """Open ``url`` in a new context of ``chromium`` (``scheme``: the reader's preferred colour scheme; ``viewport``
-    defaults to :data:`PHONE`; ``context``: more options of the browser context) and wait for the load event and,
-    with ``settle``, until the network is idle (else call :meth:`FirstView.wait_until_idle` before counting the
-    downloads); yield the recorded view, close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`:
+    defaults to :data:`PHONE`, with :data:`PHONE_CONTEXT`'s touch screen; ``context``: more options of the browser
+    context) and wait for the load event and, with ``settle``, until the network is idle (else call
+    :meth:`FirstView.wait_until_idle` before counting the downloads); yield the recorded view, close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`:
     network conditions to emulate), wait only for the first contentful paint."""
-    ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **context)
+    phone = {} if viewport not in (None, PHONE) else PHONE_CONTEXT
+    ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **{**phone, **context})
     try:
         page = ctx.new_page()
         view = FirstView(url=url, page=page, site=site)

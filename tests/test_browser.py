@@ -317,29 +317,35 @@ def test_math_shows_without_javascript(base: str, chromium: object, path: str) -
     assert not scripts, scripts
 
 
-# A page and what scrolls sideways on it at phone width: display formulas and tables that are wider than the screen.
+# A page and what scrolls sideways on it at phone width: display formulas, tables and code blocks that are wider
+# than the screen (the code blocks on a phone's touch screen, where Material leaves them to scrollers.js).
 SCROLLERS = {
     "relative-schemes/": ".katex-display",  # Shaw et al.'s three equations, Transformer-XL's four-term score
     "zh/relative-schemes/": ".katex-display",
     "zh/variants/": ".md-typeset__scrollwrap",
+    "code/": "pre > code",
+    "zh/code/": "pre > code",
 }
 
 
 @pytest.mark.parametrize("path", sorted(SCROLLERS))
-def test_wide_formulas_and_tables_scroll_by_keyboard(base: str, chromium: object, path: str) -> None:
+def test_wide_formulas_tables_and_code_scroll_by_keyboard(base: str, chromium: object, path: str) -> None:
     """Whatever scrolls sideways is a tab stop, a region named in the page's language, and the arrow keys scroll
-    it; a formula or table that fits is no tab stop."""
+    it; a formula, table or code block that fits is no tab stop."""
     name = {
         "katex-display": {"en": "Formula", "zh": "公式"},
         "md-typeset__scrollwrap": {"en": "Table", "zh": "表格"},
+        "pre > code": {"en": "Code", "zh": "代码"},
     }
     lang = "zh" if path.startswith("zh/") else "en"
     with first_view(chromium, base + path, site=base) as view:
         view.wait_until_rendered()
         page = view.page
+        # what the reader sees: a box inside a closed <details> is no tab stop and is sized when it opens
         boxes = page.eval_on_selector_all(
             f"article {SCROLLERS[path]}",
-            """els => els.map(e => ({wide: e.scrollWidth > e.clientWidth + 1, tabindex: e.getAttribute('tabindex'),
+            """els => els.filter(e => e.checkVisibility())
+                         .map(e => ({wide: e.scrollWidth > e.clientWidth + 1, tabindex: e.getAttribute('tabindex'),
                                      role: e.getAttribute('role'), label: e.getAttribute('aria-label')}))""",
         )
         wide = [b for b in boxes if b["wide"]]

@@ -77,8 +77,9 @@ Touch points (where an upgrade can break the site; the test that notices):
 10. **What the overrides and the finishing pass read of Material's markup and scripts.** ``partials/copyright.html``
     is Material's footer partial with the licence line and the book's link (``tests/test_licensing.py``,
     ``tests/test_engine.py::test_the_footer_is_material_s_but_for_the_book_link``); ``scrollers.js`` waits for
-    Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard
-    (``tests/test_browser.py::test_wide_formulas_and_tables_scroll_by_keyboard``); the finishing pass leaves
+    Material's ``document$`` and makes its ``md-typeset__scrollwrap`` tables reachable by keyboard, and its code
+    blocks where Material leaves them out (no ``(hover)``: a touch screen)
+    (``tests/test_browser.py::test_wide_formulas_tables_and_code_scroll_by_keyboard``); the finishing pass leaves
     ``md-search`` and ``md-header`` untypeset, the measure of stray spaces skips
     ``headerlink`` (``tests/test_finish.py``, ``tests/test_chinese_built.py``), and the book prints
     ``data-md-color-scheme`` light (``tests/test_pdf.py``); the stylesheets colour with Material's CSS variables
