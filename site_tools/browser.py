@@ -283,8 +283,9 @@ def first_view(
     """Open ``url`` in a new context of ``chromium`` (``scheme``: the reader's preferred colour scheme; ``viewport``
     defaults to :data:`PHONE`, with :data:`PHONE_CONTEXT`'s touch screen; ``context``: more options of the browser
     context) and wait for the load event and, with ``settle``, until the network is idle (else call
-    :meth:`FirstView.wait_until_idle` before counting the downloads); yield the recorded view, close the context afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`:
-    network conditions to emulate), wait only for the first contentful paint."""
+    :meth:`FirstView.wait_until_idle` before counting the downloads); yield the recorded view, close the context
+    afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`: network conditions to emulate), wait only for the first
+    contentful paint."""
     phone = {} if viewport not in (None, PHONE) else PHONE_CONTEXT
     ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **{**phone, **context})
     try:
