@@ -286,7 +286,7 @@ def first_view(
     :meth:`FirstView.wait_until_idle` before counting the downloads); yield the recorded view, close the context
     afterwards. With ``throttle`` (e.g. :data:`SLOW_4G`: network conditions to emulate), wait only for the first
     contentful paint."""
-    phone = {} if viewport not in (None, PHONE) else PHONE_CONTEXT
+    phone = PHONE_CONTEXT if viewport in (None, PHONE) else {}
     ctx = chromium.new_context(viewport=viewport or PHONE, color_scheme=scheme, **{**phone, **context})
     try:
         page = ctx.new_page()

@@ -6,7 +6,9 @@
 // matchMedia("(hover)").matches, Material 9.8.1); on a touch screen, a phone's, this does it for them.
 document$.subscribe(() => {
   const zh = document.documentElement.lang.startsWith("zh");
-  const names = zh ? { formula: "公式", table: "表格", code: "代码" } : { formula: "Formula", table: "Table", code: "Code" };
+  const names = zh
+    ? { formula: "公式", table: "表格", code: "代码" }
+    : { formula: "Formula", table: "Table", code: "Code" };
   const boxes = new Map();
   const add = (selector, kind, box = (el) => el) => {
     document.querySelectorAll(selector).forEach((el) => boxes.set(box(el), names[kind]));
