@@ -125,7 +125,7 @@ def plot_position_scores(
     - ``"projected"``: ``(PE_i W_Q) · (PE_j W_K)`` with random ``W``, which is not;
     - ``"ahead"``: ``PE_iᵀ A PE_j`` with ``A = T_kᵀ`` (``k = ahead``), that is ``PE_{i+k} · PE_j``: the head that
       looks ``k`` positions ahead;
-    - ``"rope"``: RoPE's ``(R_i q) · (R_j k)`` for one token at every position (a function of ``j − i`` again, but
+    - ``"rope"``: RoPE's ``(Rot_i q) · (Rot_j k)`` for one token at every position (a function of ``j − i`` again, but
       not of ``|j − i|`` alone).
 
     Scores are those of ``pe_docs.analysis.attention_bias.position_scores`` (divided by ``√d_model``) for the
@@ -203,8 +203,8 @@ def plot_position_scores(
         k = rope_rotate((x @ w_k).expand(max_len, d_model), positions, pairing="interleaved")
         title = text(
             lang,
-            en=f"RoPE: (R_{a} q) · (R_{b} k) / √d\none token, same W",
-            zh=f"RoPE：(R_{a} q) · (R_{b} k) / √d\n同一个词元，同样的 W",
+            en=f"RoPE: (Rot_{a} q) · (Rot_{b} k) / √d\none token, same W",
+            zh=f"RoPE：(Rot_{a} q) · (Rot_{b} k) / √d\n同一个词元，同样的 W",
         )
         drawn.append(((q @ k.T) / d_model**0.5, title))
     n = len(drawn)
