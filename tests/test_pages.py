@@ -464,9 +464,8 @@ def _details(text: str) -> tuple[int, int]:
 def test_collapsed_blocks_are_closed_in_every_page(name: str) -> None:
     """A ``<details>`` left open folds everything after it into that box (an exercise hid the next one); and the
     two languages fold the same things. Parametrised by page, so that ``make check PAGE=…`` runs it too."""
-    counts = {
-        lang: _details(f.read_text(encoding="utf-8")) for lang in pages.LANGS if (f := pages.files(lang).get(name))
-    }
+    paths = {lang: layout.DOCS / lang / name for lang in pages.LANGS}
+    counts = {lang: _details(f.read_text(encoding="utf-8")) for lang, f in paths.items() if f.is_file()}
     unclosed = [f"{lang}/{name}" for lang, (opened, closed) in counts.items() if opened != closed]
     assert not unclosed, f"<details> opened and not closed in: {unclosed}"
     assert len(set(counts.values())) <= 1, f"{name}: the two languages fold different things: {counts}"
