@@ -114,7 +114,7 @@ def test_llama_apply_rotary_pos_emb_is_rope_rotate_half(base):
 
     Page (limitations): “feature i with i + head_dim/2 in Hugging Face's”.
 
-    Page (relative): “Hugging Face's Llama pairs x_i with x_{i+d/2}”.
+    Page (relative): “Hugging Face's Llama pairs halves, x_i with x_{i+d/2}”.
     """
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
