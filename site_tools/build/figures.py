@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import math
 import re
 import warnings
 from collections.abc import Callable, Iterable
@@ -42,7 +43,7 @@ FIGURES: dict[str, FigureSpec] = {
     "clock-hands": FigureSpec("plot_clock_hands", {"positions": (0, 1, 2, 10, 100, 1000), "d_model": 8}),
     "heatmap": FigureSpec("plot_heatmap", {"max_len": 100, "d_model": 128}),
     "waveforms": FigureSpec("plot_waveforms", {"max_len": 100, "d_model": 128, "dims": (0, 10, 50, 100)}),
-    "sine-alone": FigureSpec("plot_sine_alone", {"theta": 0.6, "turn": 1.4}),
+    "sine-alone": FigureSpec("plot_sine_alone", {"theta": math.pi / 6, "turn": math.pi / 3}),  # 30°, 60°: the page's
     "step-walks": FigureSpec("plot_step_walks", {"stretch": 1.08, "turn": 0.3, "steps": 20}),
     "wavelengths": FigureSpec("plot_wavelengths", {"d_model": 512}),
     "scale-shares": FigureSpec("plot_scale_shares", {"d_model": 512}),
