@@ -58,8 +58,9 @@ def test_links_name_pages_and_anchors_that_exist(path: Path) -> None:
 
 
 def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) -> None:
-    """A missing anchor (a Chinese heading's is its own text, not the English one), a missing page, and links the
-    build does not check from the sources (another site, a figure, an API page's anchors) left alone."""
+    """A missing anchor (a Chinese heading's is its own text, not the English one), a missing page, a link to another
+    page's section by an id made from its title; links the build does not check from the sources (another site, a
+    figure, an API page's anchors) left alone."""
     docs = tmp_path / "zh"
     docs.mkdir()
     (docs / "a.md").write_text("# 甲\n\n## 练习\n\n正文。\n", encoding="utf-8")
@@ -71,9 +72,9 @@ def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) ->
         encoding="utf-8",
     )
     problems = pages.link_problems(docs / "b.md")
-    assert len(problems) == 4, problems
+    assert len(problems) == 5, problems
     # contributor 49: the built site's address of a page works on the site, not in the page's notebook
-    assert problems[3].endswith(
+    assert problems[4].endswith(
         ":9: the link '../a/#练习' is the built site's address of a.md: link the page itself, a.md#练习, which the "
         "strict build checks and which works in the page's notebook too"
     )
@@ -82,10 +83,19 @@ def test_link_problems_name_the_line_the_link_and_the_anchors(tmp_path: Path) ->
         " 'exercises' (the anchors it has: 甲, 练习)"
     ), problems[0]
     assert ":5: the link 'c.md' names 'c.md', which is not a page in " in problems[1], problems[1]
+    # CONTRIBUTING's rule: another page's section is linked by an id its heading sets, not one made from its title
     assert problems[2].endswith(
+        ":5: the link 'a.md#练习': #练习 is made from a heading's title in " + pages.rel(docs / "a.md") + ", so it "
+        "changes with the wording and differs between the languages; give the heading an id in both languages "
+        "(## Its title {#short-id}) and link to a.md#short-id"
+    ), problems[2]
+    assert problems[3].endswith(
         ":5: the link 'a.md#练': " + pages.rel(docs / "a.md") + " has no anchor '练'"
         " (did you mean '练习'? the anchors it has: 甲, 练习)"
-    ), problems[2]  # a near miss is named first
+    ), problems[3]  # a near miss is named first
+    (docs / "e.md").write_text('# 戊\n\n## 练习 {#exercises}\n\n正文。\n\n<div id="live"></div>\n', encoding="utf-8")
+    (docs / "f.md").write_text("# 己\n\n见[练习](e.md#exercises)、[图](e.md#live)、[本页](#己)。\n", encoding="utf-8")
+    assert pages.link_problems(docs / "f.md") == []  # ids the source sets, and this page's own headings
     # contributor 50: two headings with the same {#id}, where a link reaches only the first
     (docs / "d.md").write_text("# 丁\n\n## 一 {#same}\n\n正文。\n\n## 二 {#same}\n\n正文。\n", encoding="utf-8")
     assert pages.link_problems(docs / "d.md") == [

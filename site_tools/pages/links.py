@@ -59,11 +59,20 @@ def _anchors(path: Path) -> frozenset[str] | None:
     return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
 
 
+def _names(path: Path, anchor: str) -> bool:
+    """Whether page ``path``'s source sets the id ``anchor`` itself (``{#anchor}`` after a heading, or an HTML
+    ``id="anchor"``), rather than leaving it to be made from a heading's title."""
+    source = path.read_text(encoding="utf-8")
+    return bool(re.search(rf"\{{[^}}\n]*#{re.escape(anchor)}[\s}}]|\bid=[\"']{re.escape(anchor)}[\"']", source))
+
+
 def link_problems(path: Path) -> list[str]:
     """The links of page ``path`` that the strict build (``make site``, ``make test``) refuses, found without
     building: a link to a page that is not in ``docs/<lang>/``, or to an anchor its page does not have (as
-    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page); and an id the page gives twice
-    (two headings with the same ``{#id}``: links reach only the first). Each as ``file:line: …``."""
+    MkDocs' ``validation.anchors`` checks it, from the ids of the rendered page); a link to another page's section
+    whose id is made from the heading's title, not set with ``{#id}`` (it changes with the wording and differs
+    between the languages: CONTRIBUTING's rule); and an id the page gives twice (two headings with the same
+    ``{#id}``: links reach only the first). Each as ``file:line: …``."""
     path = Path(path)
     docs = path.parent.resolve()
     source = path.read_text(encoding="utf-8").splitlines()
@@ -97,12 +106,19 @@ def link_problems(path: Path) -> list[str]:
             problems.append(f"{where}: the link {href!r} names {url.path!r}, which is not a page in {rel(docs)}/")
             continue
         anchors = _anchors(target) if url.fragment else None
-        if anchors is not None and unquote(url.fragment) not in anchors:
+        fragment = unquote(url.fragment)
+        if anchors is not None and fragment in anchors and target != path.resolve() and not _names(target, fragment):
+            problems.append(
+                f"{where}: the link {href!r}: #{fragment} is made from a heading's title in {rel(target)}, so it "
+                "changes with the wording and differs between the languages; give the heading an id in both "
+                f"languages (## Its title {{#short-id}}) and link to {url.path}#short-id"
+            )
+        if anchors is not None and fragment not in anchors:
             named = sorted(a for a in anchors if not re.fullmatch(r"__codelineno-.*|_\d+|fn.*|fnref.*", a))
-            close = difflib.get_close_matches(unquote(url.fragment), named, n=3, cutoff=0.6)
+            close = difflib.get_close_matches(fragment, named, n=3, cutoff=0.6)
             hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
             problems.append(
-                f"{where}: the link {href!r}: {rel(target)} has no anchor {unquote(url.fragment)!r}"
+                f"{where}: the link {href!r}: {rel(target)} has no anchor {fragment!r}"
                 f" ({hint}the anchors it has: {', '.join(named[:12])}{', …' if len(named) > 12 else ''})"
             )
     return problems
