@@ -915,7 +915,7 @@ def test_the_guide_lists_every_term_rule(path: Path) -> None:
     ``AVOID`` has an example that the rule catches, and what to write instead."""
     lang = path.parent.name
     guide = pages.read(path)
-    (heading,) = [h for h in guide.headings if "{#chinese-terms}" in h.title]
+    (heading,) = [h for h in guide.headings if h.id == "chinese-terms"]
     after = [h.line for h in guide.headings if h.line > heading.line]
     # the examples as prose would hold them: a code span's backticks (the English table's) are presentation
     listed = "\n".join(guide.lines[heading.line : (after[0] - 1 if after else None)]).replace("`", " ")

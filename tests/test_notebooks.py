@@ -218,10 +218,7 @@ def test_notebook_prose_is_in_the_page_language(chapter: tuple[str, str], sites:
     # the page's prose is there, converted: every heading of the page, in order
     md = pages.model._markdown()  # the model's reader (math is not Markdown)
     # a heading's attribute list ({#anchor}) sets the page's anchor; the notebook has no use for it and drops it
-    page_headings = [
-        ("#" * h.level, re.sub(r"\s*\{[#.][^}]*\}$", "", h.title))
-        for h in pages.read(layout.DOCS / lang / name).headings
-    ]
+    page_headings = [("#" * h.level, h.text) for h in pages.read(layout.DOCS / lang / name).headings]
     nb_headings = [
         (tok.markup, tokens[i + 1].content)
         for cell in nb.cells

@@ -59,11 +59,14 @@ def _anchors(path: Path) -> frozenset[str] | None:
     return frozenset(node.attributes["id"] or "" for node in _rendered(path).css("[id]"))
 
 
-def _names(path: Path, anchor: str) -> bool:
-    """Whether page ``path``'s source sets the id ``anchor`` itself (``{#anchor}`` after a heading, or an HTML
-    ``id="anchor"``), rather than leaving it to be made from a heading's title."""
-    source = path.read_text(encoding="utf-8")
-    return bool(re.search(rf"\{{[^}}\n]*#{re.escape(anchor)}[\s}}]|\bid=[\"']{re.escape(anchor)}[\"']", source))
+@_per_version
+def _title_ids(path: Path) -> frozenset[str]:
+    """The ids of page ``path``'s headings that are made from their titles (no ``{#id}``): they change with the
+    wording and differ between the languages, so other pages should not link to them."""
+    rendered = {
+        node.attributes["id"] or "" for node in _rendered(path).css("h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]")
+    }
+    return frozenset(rendered - {h.id for h in read(path).headings if h.id})
 
 
 def link_problems(path: Path) -> list[str]:
@@ -107,7 +110,7 @@ def link_problems(path: Path) -> list[str]:
             continue
         anchors = _anchors(target) if url.fragment else None
         fragment = unquote(url.fragment)
-        if anchors is not None and fragment in anchors and target != path.resolve() and not _names(target, fragment):
+        if anchors is not None and fragment in anchors and target != path.resolve() and fragment in _title_ids(target):
             problems.append(
                 f"{where}: the link {href!r}: #{fragment} is made from a heading's title in {rel(target)}, so it "
                 "changes with the wording and differs between the languages; give the heading an id in both "

@@ -106,11 +106,26 @@ class Fence:
         return lang.lstrip("{.").rstrip("}") in {"py", "python", "python3", "pycon"}
 
 
+_HEADING_ATTRS = re.compile(r"\s*\{:?\s*([#.][^}]*)\}\s*$")  # a heading's attribute list: {#id}, {: #id .class}
+
+
 @dataclass(frozen=True)
 class Heading:
     level: int
     title: str  # the heading's Markdown, as written (closing #s and attribute lists not removed)
     line: int
+
+    @property
+    def text(self) -> str:
+        """The title without its attribute list (``## Exercises {#exercises}`` → ``Exercises``)."""
+        return _HEADING_ATTRS.sub("", self.title)
+
+    @property
+    def id(self) -> str | None:
+        """The id the heading sets itself (``{#exercises}`` → ``exercises``), or None: then the id is made from the
+        title, and changes with its wording and language."""
+        m = _HEADING_ATTRS.search(self.title)
+        return next((word[1:] for word in m.group(1).split() if word.startswith("#")), None) if m else None
 
 
 @dataclass(frozen=True)
