@@ -203,19 +203,18 @@ class Term:
 
 
 def glossary(zh: Path = ZH) -> dict[str, Term]:
-    """The glossary's entries by anchor: its ``### heading {#anchor}`` and the "英文：" line under it."""
+    """The glossary's entries by anchor: each heading that sets its id (``### 词元 {#token}``) and the first
+    "英文：" line under it, before the next heading."""
+    page = pages.read(zh / "glossary.md")
+    lines = page.text.splitlines()
+    ends = [h.line for h in page.headings[1:]] + [len(lines) + 1]
     entries: dict[str, Term] = {}
-    heading: tuple[str, str] | None = None
-    for line in (zh / "glossary.md").read_text(encoding="utf-8").splitlines():
-        m = re.match(r"#{2,4}\s+(.*?)\s*\{#([\w-]+)\}\s*$", line)
-        if m:
-            heading = (m.group(2), m.group(1))
-            continue
-        m = re.match(r"英文[：:]\s*(.+?)(?:。|$)", line)
-        if m and heading:
+    for heading, end in zip(page.headings, ends, strict=True):
+        below = (re.match(r"英文[：:]\s*(.+?)(?:。|$)", line) for line in lines[heading.line : end - 1])
+        m = next((m for m in below if m), None)
+        if heading.id and 2 <= heading.level <= 4 and m:
             english = tuple(t.strip() for t in re.split(r"[、，,]", m.group(1)) if t.strip())
-            entries[heading[0]] = Term(heading[0], heading[1], english)
-            heading = None
+            entries[heading.id] = Term(heading.id, heading.text, english)
     return entries
 
 
@@ -626,8 +625,8 @@ def test_the_term_list_and_the_glossary_agree() -> None:
     """The glossary (the term list) is read whole, and where a banned spelling's idea has an entry, the entry's
     heading uses the winning term; no heading uses a banned spelling."""
     terms = glossary()
-    source = (ZH / "glossary.md").read_text(encoding="utf-8")
-    assert len(terms) == len(re.findall(r"^#{2,4} .*\{#[\w-]+\}", source, flags=re.M)) >= 30
+    set_ids = [h for h in pages.read(ZH / "glossary.md").headings if h.id and 2 <= h.level <= 4]
+    assert len(terms) == len(set_ids) >= 30  # every entry has its "英文：" line
     headings = " ".join(t.chinese for t in terms.values())
     found = [f"the glossary's headings use the banned {bad!r}" for bad in AVOID if re.search(bad, headings)]
     for bad, (good, entry) in AVOID.items():
