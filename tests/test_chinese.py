@@ -202,17 +202,20 @@ class Term:
     english: tuple[str, ...]  # the "英文：" line's terms
 
 
+def _entry_headings(zh: Path = ZH) -> list[pages.Heading]:
+    """The glossary's entry headings: levels 2 to 4, each setting its id (``### 词元 {#token}``)."""
+    return [h for h in pages.read(zh / "glossary.md").headings if h.id and 2 <= h.level <= 4]
+
+
 def glossary(zh: Path = ZH) -> dict[str, Term]:
-    """The glossary's entries by anchor: each heading that sets its id (``### 词元 {#token}``) and the first
-    "英文：" line under it, before the next heading."""
+    """The glossary's entries by anchor: each entry heading and the first "英文：" line under it, before the next
+    heading."""
     page = pages.read(zh / "glossary.md")
-    lines = page.text.splitlines()
-    ends = [h.line for h in page.headings[1:]] + [len(lines) + 1]
     entries: dict[str, Term] = {}
-    for heading, end in zip(page.headings, ends, strict=True):
-        below = (re.match(r"英文[：:]\s*(.+?)(?:。|$)", line) for line in lines[heading.line : end - 1])
+    for heading in _entry_headings(zh):
+        below = (re.match(r"英文[：:]\s*(.+?)(?:。|$)", line) for line in page.under(heading))
         m = next((m for m in below if m), None)
-        if heading.id and 2 <= heading.level <= 4 and m:
+        if heading.id and m:
             english = tuple(t.strip() for t in re.split(r"[、，,]", m.group(1)) if t.strip())
             entries[heading.id] = Term(heading.id, heading.text, english)
     return entries
@@ -625,8 +628,7 @@ def test_the_term_list_and_the_glossary_agree() -> None:
     """The glossary (the term list) is read whole, and where a banned spelling's idea has an entry, the entry's
     heading uses the winning term; no heading uses a banned spelling."""
     terms = glossary()
-    set_ids = [h for h in pages.read(ZH / "glossary.md").headings if h.id and 2 <= h.level <= 4]
-    assert len(terms) == len(set_ids) >= 30  # every entry has its "英文：" line
+    assert len(terms) == len(_entry_headings()) >= 30  # every entry has its "英文：" line
     headings = " ".join(t.chinese for t in terms.values())
     found = [f"the glossary's headings use the banned {bad!r}" for bad in AVOID if re.search(bad, headings)]
     for bad, (good, entry) in AVOID.items():
@@ -915,9 +917,8 @@ def test_the_guide_lists_every_term_rule(path: Path) -> None:
     lang = path.parent.name
     guide = pages.read(path)
     (heading,) = [h for h in guide.headings if h.id == "chinese-terms"]
-    after = [h.line for h in guide.headings if h.line > heading.line]
     # the examples as prose would hold them: a code span's backticks (the English table's) are presentation
-    listed = "\n".join(guide.lines[heading.line : (after[0] - 1 if after else None)]).replace("`", " ")
+    listed = "\n".join(guide.under(heading)).replace("`", " ")
     missing = [f"{bad!r} -> {good}" for bad, (good, _) in AVOID.items() if not re.search(bad, listed)]
     if missing:
         pytest.fail(

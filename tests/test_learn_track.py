@@ -29,7 +29,6 @@ import pytest
 from site_tools import layout, pages
 from site_tools.finish.cjk import HAN
 from site_tools.layout import CONFIGS
-from site_tools.pages.model import Heading
 
 SECTIONS = {"en": "Learn", "zh": "学习"}
 LEARN = ["start-here.md", "relative.md", "formula.md", "walkthrough.md", "wavelength.md"]
@@ -209,7 +208,7 @@ def test_learn_page_main_path_within_budget(name: str, lang: str) -> None:
     assert blocks <= MAX_BLOCKS, f"{lang}/{name}: {blocks} code blocks on the main path, budget {MAX_BLOCKS}"
 
 
-def _h2(path: Path) -> tuple[list[Heading], str]:
+def _h2(path: Path) -> tuple[list[pages.Heading], str]:
     """The level-2 headings of a page, and its text."""
     page = pages.read(path)
     return [h for h in page.headings if h.level == 2], page.text
@@ -238,9 +237,7 @@ def test_learn_track_reads_in_under_an_hour(page: str) -> None:
 def test_learn_page_ends_with_what_you_know_and_exercises(name: str, lang: str) -> None:
     h2, text = _h2(pages.files(lang)[name])
     if name in ("start-here.md", ROAD[-1]):  # the reading order, or where the road ends, comes after the exercises
-        assert h2[-1].title.endswith("{#next}"), (
-            f"{lang}/{name}: the last section is {h2[-1].title!r}, not the reading order"
-        )
+        assert h2[-1].id == "next", f"{lang}/{name}: the last section is {h2[-1].title!r}, not the reading order"
         h2 = h2[:-1]
     last = [h.text for h in h2[-2:]]  # a heading may set its id
     assert last == [WHAT_YOU_KNOW[lang], EXERCISES[lang]], f"{lang}/{name}: last sections are {last}"

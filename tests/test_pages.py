@@ -267,6 +267,18 @@ def _theirs(text: str, tmp_path: Path) -> tuple[list[tuple[int, str, list[str]]]
     return [(b.lineno, _squash(b.code), list(b.marks)) for b in blocks if b.syntax == "python"], None
 
 
+def test_headings_give_their_text_id_and_lines() -> None:
+    """The page model's headings: the title without its attribute list, the id it sets (None when the id is made
+    from the title), and the lines under each up to the next heading of any level."""
+    page = pages.parse("# Page\n\nintro\n\n## Exercises {#exercises}\n\none\ntwo\n\n### Hint {: #hint .x}\n\nlast\n")
+    top, exercises, hint = page.headings
+    assert [h.text for h in page.headings] == ["Page", "Exercises", "Hint"]
+    assert [h.id for h in page.headings] == [None, "exercises", "hint"]
+    assert page.under(top) == ["", "intro", ""]
+    assert page.under(exercises) == ["", "one", "two", ""]
+    assert page.under(hint) == ["", "last", ""]
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning:pytest_codeblocks.main")
 @pytest.mark.parametrize("case", CASES)
 def test_runs_as_pytest_codeblocks_runs(case: str, tmp_path: Path) -> None:

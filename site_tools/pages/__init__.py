@@ -27,6 +27,7 @@ from site_tools.pages.model import (
     Expected,
     Fence,
     Figure,
+    Heading,
     Item,
     Prose,
     Verbatim,

@@ -250,6 +250,11 @@ class Page:
             return str(self.meta["title"])
         return next((h.title for h in self.headings if h.level == 1), None)
 
+    def under(self, heading: Heading) -> list[str]:
+        """The lines below ``heading``, up to the next heading of any level or the end of the page."""
+        after = [h.line for h in self.headings if h.line > heading.line]
+        return self.lines[heading.line : after[0] - 1 if after else None]
+
     def prose_lines(self) -> Iterator[tuple[int, str]]:
         """(1-based line, text) of every line outside code and front matter, as written."""
         return ((n, line) for n, line in enumerate(self.lines, 1) if n not in self.code_lines)
