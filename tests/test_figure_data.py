@@ -607,7 +607,7 @@ def check_clock_hands(
         row = rows([p], d_model)[0]
         for i in range(hands):
             length = 1 - 0.15 * i
-            tip = length * row[2 * i + 1], length * row[2 * i]  # the hand's tip: (cos, sin) of p·w_i
+            tip = length * row[2 * i], length * row[2 * i + 1]  # the hand's tip: (x, y) = (sin, cos) of p·w_i
             close(np.stack(xy(lines[1 + i])), [[0, tip[0]], [0, tip[1]]], atol=1e-12, what=f"hand {i} at {p}")
             close(np.stack(xy(lines[1 + hands + i])), [[tip[0]], [tip[1]]], atol=1e-12, what=f"tip {i} at {p}")
         assert ax.get_title() == f"position {p}"
@@ -627,15 +627,15 @@ def check_sine_alone(fig: Figure, *, theta: float, turn: float) -> None:
     for ax, angles in ((before, (theta, math.pi - theta)), (after, (theta + turn, math.pi - theta + turn))):
         circle, *hands, level_a, level_b = ax.get_lines()
         check_unit_circle(circle)
-        tips = np.array([[math.cos(a), math.sin(a)] for a in angles])
+        tips = np.array([[math.sin(a), math.cos(a)] for a in angles])  # clockwise from twelve: (x, y) = (sin, cos)
         drawn = [np.stack(xy(hand), axis=-1) for hand in hands]
         close(drawn, [[[0, 0], tip] for tip in tips], atol=1e-12, what="hands, from the centre to the tip")
-        for level, (_, height) in zip((level_a, level_b), tips, strict=True):  # a dashed line at each tip's height
+        for level, (sine, _) in zip((level_a, level_b), tips, strict=True):  # a dashed line through each tip
             assert level.get_linestyle() == "--"
-            close(np.stack(xy(level)), [[-1.2, 1.2], [height, height]], atol=1e-12, what="height of a tip")
+            close(np.stack(xy(level)), [[sine, sine], [-1.2, 1.2]], atol=1e-12, what="sine of a tip")
         close([note.xy for note in ax.texts], tips, atol=1e-12, what="labels at the tips")
         shown = [note.get_text().split("= ")[1] for note in ax.texts]
-        assert shown == [f"{h:.2f}".replace("-", "−") for h in tips[:, 1]]
+        assert shown == [f"{x:.2f}".replace("-", "−") for x in tips[:, 0]]
     # the claim the figure makes: the same sine before the turn, different sines after it
     assert math.isclose(math.sin(theta), math.sin(math.pi - theta), abs_tol=1e-15)
     assert abs(math.sin(theta + turn) - math.sin(math.pi - theta + turn)) > 0.1
@@ -647,8 +647,8 @@ def check_step_walks(fig: Figure, *, stretch: float, turn: float, steps: int) ->
     for ax, scale in zip(fig.axes, (stretch, 1 / stretch, 1.0), strict=True):
         circle, path = ax.get_lines()
         check_unit_circle(circle)
-        # M^p applied to position 0, (sin 0, cos 0): the point turned by p·turn, its length scale^p; x = cos, y = sin
-        expected = scale ** p[:, None] * np.stack((np.cos(p * turn), np.sin(p * turn)), axis=-1)
+        # M^p applied to position 0, (sin 0, cos 0): the point turned by p·turn, its length scale^p; x = sin, y = cos
+        expected = scale ** p[:, None] * np.stack((np.sin(p * turn), np.cos(p * turn)), axis=-1)
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"walk of x{scale:.3f} a step")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
         close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of x{scale:.3f} a step")
@@ -670,7 +670,7 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         w = freqs(d_model)[i]
         circle, path = ax.get_lines()
         check_unit_circle(circle)
-        expected = np.stack((np.cos(p * w), np.sin(p * w)), axis=-1)  # x = cos, y = sin
+        expected = np.stack((np.sin(p * w), np.cos(p * w)), axis=-1)  # x = sin, y = cos
         close(np.stack(xy(path), axis=-1), expected, atol=1e-12, what=f"path of pair {i}")
         (dots,) = (c for c in ax.collections if isinstance(c, PathCollection))
         close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what=f"points of pair {i}")
@@ -679,7 +679,7 @@ def check_rotating_pairs(fig: Figure, *, d_model: int, positions: int, pairs: Se
         for note in ax.texts:
             q = int(note.get_text().removeprefix("p="))
             close(note.xy, expected[q], atol=1e-12, what=note.get_text())
-        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"cos(p·w_{i})"
+        assert ax.get_title() == f"pair {i}: w = {w:.3g}" and ax.get_xlabel() == f"sin(p·w_{i})"
 
 
 def check_encoding_curve(fig: Figure, *, d_model: int, positions: int, pairs: Sequence[int]) -> None:
@@ -931,7 +931,7 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     (circle,) = left.get_lines()
     check_unit_circle(circle)
     p = np.arange(positions)
-    expected = np.stack((np.cos(p), np.sin(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (cos p, sin p), the clock hand
+    expected = np.stack((np.sin(p), np.cos(p)), axis=-1)  # pair 0, w_0 = 1: (x, y) = (sin p, cos p), the clock hand
     (dots,) = (c for c in left.collections if isinstance(c, PathCollection))
     close(np.ma.getdata(dots.get_offsets()), expected, atol=1e-12, what="pair 0 of each position")
     colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, positions))
@@ -941,7 +941,7 @@ def check_closest_returns(fig: Figure, *, positions: int, max_offset: int) -> No
     notes = [t for t in left.texts if isinstance(t, Annotation)]
     assert [note.get_text() for note in notes] == [f"p={q}" for q in shown]
     for note, q in zip(notes, shown, strict=True):
-        close(note.xy, [math.cos(q), math.sin(q)], atol=1e-12, what=note.get_text())
+        close(note.xy, [math.sin(q), math.cos(q)], atol=1e-12, what=note.get_text())
     curve, spacing, exact = right.get_lines()
     close(xy(curve)[0], offsets, atol=0, what="record offsets")
     close(xy(curve)[1], chords, rtol=1e-9, atol=0, what="distance of pair 0 at each record")

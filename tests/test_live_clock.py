@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def clock_angles(p: int) -> np.ndarray:
-    """Start here's block: where each hand of the figure points at position p, degrees counter-clockwise from three."""
+    """Start here's block: where each hand of the figure points at position p, degrees clockwise from twelve."""
     return torch.rad2deg(torch.remainder(p * inverse_frequencies(8), 2 * math.pi)).numpy()
 
 
@@ -34,12 +34,12 @@ def test_clock_hands_turn_by_the_same_angle_at_every_position(visits: object, la
     for key in ("at", "next", "turns"):
         p = {"at": 100, "next": 107, "turns": 7}[key]
         assert np.abs(np.array(s["data"][key]) - clock_angles(p)).max() < 1e-9, key
-    # drawn as the figure: a hand at (cos θ, sin θ), θ counter-clockwise from three o'clock (the screen's y grows
-    # downwards); the arc of a one-hand face turns counter-clockwise from p to p + k round the face's centre,
-    # through the half-way angle
+    # drawn as the figure: a hand at (x, y) = (sin θ, cos θ), θ clockwise from twelve o'clock (the screen's y grows
+    # downwards); the arc of a one-hand face turns clockwise from p to p + k round the face's centre, through the
+    # half-way angle
     drawn = v.page.evaluate(
         """part => { const faces = [...document.querySelectorAll(`#${part} .pe-live__face`)];
-            const angle = (dx, dy) => ((Math.atan2(-dy, dx) * 180 / Math.PI) % 360 + 360) % 360;
+            const angle = (dx, dy) => ((Math.atan2(dx, -dy) * 180 / Math.PI) % 360 + 360) % 360;
             const hands = [...faces[0].querySelectorAll("line.pe-live__hand:not(.pe-live__hand--next)")]
               .map(l => angle(l.x2.baseVal.value - l.x1.baseVal.value, l.y2.baseVal.value - l.y1.baseVal.value));
             const arcs = faces.slice(1).map(f => {

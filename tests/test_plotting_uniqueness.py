@@ -18,7 +18,7 @@ def test_closest_returns_draws_pair_0_and_the_records(lang):
     fig = plot_closest_returns(30, 1000, lang=lang, theme="dark")
     left, right = fig.axes
     points = left.collections[0].get_offsets()
-    assert np.allclose(points, np.stack((np.cos(np.arange(30)), np.sin(np.arange(30))), -1))  # (cos p, sin p)
+    assert np.allclose(points, np.stack((np.sin(np.arange(30)), np.cos(np.arange(30))), -1))  # (sin p, cos p)
     assert [t.get_text() for t in left.texts] == ["p=0", "p=6", "p=19", "p=25"]  # the records below 30
     records = closest_returns(1000)
     curve = right.get_lines()[0]

@@ -30,14 +30,15 @@ def relative_transform(
          [-sin(k·w_i), cos(k·w_i)]]
 
     in rows and columns ``2i, 2i + 1`` (the (sin, cos) pair of the interleaved layout of
-    ``pe_docs.sinusoidal_table``), and zeros elsewhere: the rotation by ``k·w_i``,
-    ``[[cos, −sin], [sin, cos]]`` on the point ``(cos, sin)``, its rows and its columns each in reverse order
-    because the table stores each pair sine first. It depends on the offset ``k`` only, not on ``p``; it is
+    ``pe_docs.sinusoidal_table``), and zeros elsewhere: the clockwise turn by ``k·w_i`` of the point
+    ``(x, y) = (sin, cos)``, a clock hand's turn, the transpose of the textbook's counter-clockwise
+    ``[[cos, −sin], [sin, cos]]``. It depends on the offset ``k`` only, not on ``p``; it is
     orthogonal, ``T_{-k} = T_kᵀ`` and ``T_a @ T_b = T_{a+b}``. The angles ``k·w_i`` are formed in
     float64 and only the entries are rounded to ``dtype``.
 
-    Each block turns its pair counter-clockwise, as the site draws it (x the cosine, y the sine), and so does
-    RoPE; RoPE stores a (query or key) feature pair real part first, so entry for entry
+    Each block turns its pair clockwise, as the site draws it (x the sine, y the cosine: a clock hand from twelve
+    o'clock). RoPE turns a (query or key) feature pair counter-clockwise, its first feature (the real part) across,
+    so entry for entry
     ``pe_docs.analysis.rope_rotate(x, [m])`` with interleaved pairs is ``T_{-m} @ x`` when ``d_model`` is the head
     dimension.
 

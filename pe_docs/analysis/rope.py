@@ -33,8 +33,9 @@ def rope_rotate(
     ``(a, b) = (x[2i], x[2i+1])`` with ``pairing="interleaved"`` (the RoFormer paper; Meta's reference code,
     which views ``x`` as complex numbers of shape ``(…, d/2, 2)``) or ``(x[i], x[i + d/2])`` with
     ``pairing="half"`` (GPT-NeoX and Hugging Face's ``rotate_half``). Either way the pair becomes
-    ``(a·cos − b·sin, a·sin + b·cos)`` of the angle ``p · w_i``: the point ``(a, b)`` turns counter-clockwise,
-    as the site's figures turn each pair of the table. The two pairings differ only by a fixed permutation of the
+    ``(a·cos − b·sin, a·sin + b·cos)`` of the angle ``p · w_i``: the point ``(a, b)``, ``a`` across, turns
+    counter-clockwise, the other way from the table's pairs, which the site draws as clock hands turning
+    clockwise (``pe_docs.analysis.relative_transform``). The two pairings differ only by a fixed permutation of the
     features: ``rope_rotate(x[..., perm], pairing="half")`` equals
     ``rope_rotate(x, pairing="interleaved")[..., perm]`` with ``perm = [0, 2, 4, …, 1, 3, 5, …]``, so a model
     trained with one works with the other once the rows of its query and key projections are permuted.

@@ -1,4 +1,4 @@
-"""The start page's figure: each (sin, cos) pair of a row read as a clock hand, at (cos, sin)."""
+"""The start page's figure: each (sin, cos) pair of a row read as a clock hand's tip, (x, y) = (sin, cos)."""
 
 from __future__ import annotations
 
@@ -51,10 +51,10 @@ def plot_clock_hands(
 ) -> Figure:
     """One clock face per position; pair ``i`` of the position's row is a hand.
 
-    The hand of pair ``i`` starts at three o'clock and turns counter-clockwise by ``w_i`` radians per position,
-    so at position ``p`` its tip points at ``(cos(p·w_i), sin(p·w_i))``, the unit circle's point of the angle
-    ``p·w_i`` — the pair's two columns of row ``p``, read cosine first (``PE[p, 2i+1]`` is the tip's x,
-    ``PE[p, 2i]`` its y; the table stores the sine first). Hand ``i`` is drawn with length ``1 − 0.15·i``,
+    The hand of pair ``i`` starts at twelve o'clock and turns clockwise, as a clock's hands do, by ``w_i`` radians
+    per position, so at position ``p`` its tip points at ``(sin(p·w_i), cos(p·w_i))``: the pair's two columns of
+    row ``p`` in the table's order (``PE[p, 2i]``, the sine, is the tip's x; ``PE[p, 2i+1]``, the cosine, its y).
+    Hand ``i`` is drawn with length ``1 − 0.15·i``,
     so its tip is at that length times the pair. With ``d_model = 8`` and the paper's base the frequencies
     are ``1, 1/10, 1/100, 1/1000``: each hand turns ten times slower than the one before.
 
@@ -118,7 +118,7 @@ def plot_clock_hands(
             ax.plot(np.cos(face), np.sin(face), color=CYCLE[0], linewidth=0.8, alpha=0.45)
             tips = []
             for i in range(d // 2):
-                tip = lengths[i] * row[2 * i + 1], lengths[i] * row[2 * i]  # x = cos, y = sin
+                tip = lengths[i] * row[2 * i], lengths[i] * row[2 * i + 1]  # x = sin, y = cos
                 label = f"w = {_frequency_label(w[i])}" if n == 0 else f"_hand {i}"
                 ax.plot([0.0, tip[0]], [0.0, tip[1]], color=CYCLE[1 + i], linewidth=2.6 - 0.3 * i, label=label)
                 tips.append(tip)

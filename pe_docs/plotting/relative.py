@@ -109,10 +109,10 @@ def plot_rotating_pairs(
     lang: Lang = "en",
     theme: Theme = "light",
 ) -> Figure:
-    """Each (sin, cos) pair as the point (cos, sin) of the unit circle, for positions ``0 … positions - 1``.
+    """Each (sin, cos) pair as the point (x, y) = (sin, cos) of the unit circle, for positions ``0 … positions - 1``.
 
-    Pair ``i`` is drawn as start here's clock hands draw it: at ``(cos(p·w_i), sin(p·w_i))`` (column ``2i + 1``
-    across, column ``2i`` up), starting at three o'clock, so moving one position turns it counter-clockwise by the
+    Pair ``i`` is drawn as start here's clock hands draw it: at ``(sin(p·w_i), cos(p·w_i))`` (column ``2i``
+    across, column ``2i + 1`` up), starting at twelve o'clock, so moving one position turns it clockwise by the
     angle ``w_i``: the first pair runs round the circle, later pairs barely move.
 
     Args:
@@ -155,18 +155,20 @@ def plot_rotating_pairs(
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
         for ax, i in zip(axes, pairs, strict=True):
             unit_circle(ax)
-            xs, ys = table[:, 2 * i + 1], table[:, 2 * i]  # x = cos, y = sin
+            xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # x = sin, y = cos
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
             # label p = 1 only where it has visibly moved away from p = 0. A label stands outside the circle, in the
-            # direction of its point; near three o'clock, where p = 0 sits, a label stands above its point, except
-            # p = 0 of a slow pair, whose last position stays just above it: then p = 0 goes below
+            # direction of its point; near twelve o'clock, where p = 0 sits, a label stands right of its point,
+            # except p = 0 of a slow pair, whose last position stays just right of it: then p = 0 goes left
             fast = w[i] > 0.5
             for p in (0, 1, n - 1) if fast else (0, n - 1):
                 x, y = xs[p], ys[p]
-                if x > 0.9:
-                    up = p > 0 or fast
-                    out, ha, va = (0.0, 1.0 if up else -1.0), "center", "bottom" if up else "top"
+                if y > 0.9:
+                    right = p > 0 or fast
+                    out, ha, va = (1.0 if right else -1.0, 0.0), "left" if right else "right", "center"
+                elif x < -0.9:  # at nine o'clock a label outside would cross the axis: below its point instead
+                    out, ha, va = (0.0, -1.0), "center", "top"
                 else:
                     out = (x, y)
                     ha, va = outward(x, y)
@@ -182,10 +184,10 @@ def plot_rotating_pairs(
             ax.set_aspect("equal")
             ax.set_xlim(-1.35, 1.35)
             ax.set_ylim(-1.35, 1.35)
-            ax.set_xlabel(f"cos(p·w_{i})")
+            ax.set_xlabel(f"sin(p·w_{i})")
             ax.set_title(text(lang, en=f"pair {i}: w = {w[i]:.3g}", zh=f"第 {i} 对：w = {w[i]:.3g}"), fontsize=10)
         for ax in axes[:1] if wide else axes[::2]:  # the first panel of each row
-            ax.set_ylabel("sin(p·w_i)")
+            ax.set_ylabel("cos(p·w_i)")
         fig.suptitle(
             text(
                 lang,

@@ -148,10 +148,11 @@ def plot_sine_alone(
 ) -> Figure:
     """Why a sine alone cannot be moved: two hands with the same sine, before and after the same turn.
 
-    Left, two hands on the unit circle at the angles ``theta`` and ``π − theta``: their tips are at the same
-    height, the same sine (a dashed line), one rising and one falling. Right, both turned counter-clockwise by
-    ``turn``: their sines differ (a dashed line at each tip's height). So the sine ``turn`` later is not a
-    function of the sine now. Each panel draws the circle, then the two hands (from the centre to the tip), then
+    The hands are start here's: angle ``a`` clockwise from twelve o'clock, tip at ``(x, y) = (sin a, cos a)``.
+    Left, two hands on the unit circle at the angles ``theta`` and ``π − theta``: their tips are the same distance
+    across, the same sine (a dashed line), one rising and one falling. Right, both turned clockwise by ``turn``:
+    their sines differ (a dashed line through each tip). So the sine ``turn`` later is not a function of the sine
+    now. Each panel draws the circle, then the two hands (from the centre to the tip), then
     the dashed heights, in that order.
 
     Args:
@@ -198,12 +199,12 @@ def plot_sine_alone(
         for ax, (angles, title, names) in zip(axes, panels, strict=True):
             ax.plot(np.cos(circle), np.sin(circle), color="0.5", linewidth=0.8)
             for angle, colour in zip(angles, CYCLE[:2], strict=True):
-                ax.plot([0.0, math.cos(angle)], [0.0, math.sin(angle)], color=colour, linewidth=2.2)
+                ax.plot([0.0, math.sin(angle)], [0.0, math.cos(angle)], color=colour, linewidth=2.2)
             for angle, colour, name in zip(angles, CYCLE[:2], names, strict=True):
-                x, y = math.cos(angle), math.sin(angle)
-                ax.plot([-1.2, 1.2], [y, y], color=colour, linestyle="--", linewidth=0.9)
+                x, y = math.sin(angle), math.cos(angle)
+                ax.plot([x, x], [-1.2, 1.2], color=colour, linestyle="--", linewidth=0.9)
                 ax.annotate(  # outside the circle, in the direction of the tip
-                    f"{name}\nsin = {y:.2f}".replace("-", "−"),
+                    f"{name}\nsin = {x:.2f}".replace("-", "−"),
                     (x, y),
                     textcoords="offset points",
                     xytext=(8 * x, 8 * y),
@@ -216,10 +217,10 @@ def plot_sine_alone(
             ax.set_xlim(-2.1, 2.1)  # wide enough for the labels beside the tips, inside the frame
             ax.set_ylim(-1.6, 1.6)
             ax.set_title(title, fontsize=10)
-            ax.set_xticks([])  # the labels give the heights; ticks would crowd them
+            ax.set_xticks([])  # the labels give the sines; ticks would crowd them
             ax.set_yticks([])
-            ax.set_xlabel("cos")
-            ax.set_ylabel("sin")
+            ax.set_xlabel("sin")
+            ax.set_ylabel("cos")
     return fig
 
 
@@ -238,8 +239,8 @@ def plot_step_walks(
     ``M = s · [[cos turn, sin turn], [−sin turn, cos turn]]`` (the sine-first turn, start here §5) ``steps`` times,
     ``v_{p+1} = M v_p``, with ``s = stretch`` (the walk spirals out), ``s = 1 / stretch`` (it spirals in) and
     ``s = 1`` (it stays on the unit circle: the points are ``(sin p·turn, cos p·turn)``, a row of the table). Each
-    point is drawn at ``(cos, sin)``, across and up, as the clock hands are, coloured by its position ``p``; the
-    unit circle is drawn in every panel for scale.
+    point is drawn at ``(x, y) = (sin, cos)``, as the clock hands are (from twelve o'clock, clockwise), coloured by
+    its position ``p``; the unit circle is drawn in every panel for scale.
 
     Args:
         stretch: How much the first walk's step stretches; a real number with ``1 < stretch <= 2``.
@@ -287,13 +288,15 @@ def plot_step_walks(
             walk = [np.array([0.0, 1.0])]  # position 0: (sin 0, cos 0)
             for _ in range(n):
                 walk.append(step @ walk[-1])
-            ys, xs = np.stack(walk).T  # y = sin, x = cos
+            xs, ys = np.stack(walk).T  # x = sin, y = cos
             unit_circle(ax)
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.5)
             ax.scatter(xs, ys, c=colours, s=18 if wide else 14, zorder=3)
             for p in (0, n):  # a label stands outside its point, away from the centre
                 x, y = np.array([xs[p], ys[p]]) / np.hypot(xs[p], ys[p])
                 ha, va = outward(x, y)
+                if p == n and np.hypot(xs[n] - xs[0], ys[n] - ys[0]) < 0.6:  # back near p = 0: beside it, left
+                    x, y, ha, va = -1.0, 0.0, "right", "center"
                 ax.annotate(
                     f"p={p}",
                     (xs[p], ys[p]),

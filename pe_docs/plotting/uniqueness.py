@@ -39,8 +39,8 @@ def plot_closest_returns(
 ) -> Figure:
     """Pair 0 of the first positions on the unit circle, and how close it ever comes back to where it started.
 
-    Left: pair 0 of positions ``0 … positions − 1`` at ``(x, y) = (cos p, sin p)`` (``w_0 = 1``: one radian per
-    position; the site's clock-hand picture, angle ``p`` counter-clockwise from three o'clock), coloured by position;
+    Left: pair 0 of positions ``0 … positions − 1`` at ``(x, y) = (sin p, cos p)`` (``w_0 = 1``: one radian per
+    position; the site's clock-hand picture, angle ``p`` clockwise from twelve o'clock), coloured by position;
     the positions after which pair 0 comes back closer to its start than after any smaller offset
     (``pe_docs.analysis.closest_returns``) are labelled, next to position 0. Right: for each of those record offsets
     ``n`` up to ``max_offset``, the distance ``2·|sin(n/2)|`` between pair 0 of two rows ``n`` apart, on log-log
@@ -84,32 +84,33 @@ def plot_closest_returns(
             fig, (left, right) = new_figure(NARROW_WIDTH, 7.4, nrows=2)
         unit_circle(left)
         colours = matplotlib.colormaps["viridis"](np.linspace(0, 1, n))
-        left.scatter(np.cos(p), np.sin(p), c=colours, s=22, zorder=3)
+        left.scatter(np.sin(p), np.cos(p), c=colours, s=22, zorder=3)
         shown = [0] + [r.offset for r in records if 1 < r.offset < n]
-        # the records sit near three o'clock with p = 0, above and below it: their labels stand in a column right
-        # of the circle, top to bottom in the order of their points, so that no two links cross (p = 0 inside the
-        # circle, left of its point), each linked to its point
-        rank = {q: j for j, q in enumerate(sorted(shown[1:], key=lambda q: -math.sin(q)))}
+        # the records sit near twelve o'clock with p = 0, left and right of it: their labels stand in a row above
+        # the circle, left to right in the order of their points, so that no two links cross (p = 0 inside the
+        # circle, below its point), each linked to its point
+        rank = {q: j for j, q in enumerate(sorted(shown[1:], key=math.sin))}
         for q in shown:
-            place = (0.45, 0.0) if q == 0 else (1.3, 0.14 * (len(rank) - 1) - 0.28 * rank[q])
+            place = (0.0, 0.5) if q == 0 else (0.62 * rank[q] - 0.31 * (len(rank) - 1), 1.45)
             left.annotate(
                 f"p={q}",
-                (np.cos(q), np.sin(q)),
+                (np.sin(q), np.cos(q)),
                 xytext=place,
                 fontsize=8 if wide else 9,
+                ha="center",
                 va="center",
                 arrowprops={"arrowstyle": "-", "linewidth": 0.5, "color": CYCLE[1]},
             )
         left.set_aspect("equal")
-        left.set_xlim(-1.3, 1.75)
-        left.set_ylim(-1.3, 1.3)
-        left.set_xlabel("cos p")
-        left.set_ylabel("sin p")
+        left.set_xlim(-1.3, 1.3)
+        left.set_ylim(-1.3, 1.65)
+        left.set_xlabel("sin p")
+        left.set_ylabel("cos p")
         left.set_title(
             text(
                 lang,
-                en=f"pair 0, p = 0…{n - 1}: 1 radian per step, counter-clockwise",
-                zh=f"位置 0…{n - 1} 的第 0 对：每步逆时针转 1 弧度",
+                en=f"pair 0, p = 0…{n - 1}: 1 radian per step, clockwise",
+                zh=f"位置 0…{n - 1} 的第 0 对：每步顺时针转 1 弧度",
             ),
             fontsize=10,
             wrap=not wide,

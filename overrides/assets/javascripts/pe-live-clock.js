@@ -1,7 +1,7 @@
 // Start here's clock hands, live (pe-live.js has the frame): a position p (slider, field, play button) turns the
 // hands of the figure; a second set of hands shows position p + k, and the turn of each hand from p to p + k,
-// k·w_i, stays the same whatever p is. Hand i points at (cos θ, sin θ), θ = p·w_i measured counter-clockwise from
-// three o'clock, w_i = base^(−2i/d) (pe_docs.plotting.plot_clock_hands draws the still figure the same way).
+// k·w_i, stays the same whatever p is. Hand i points at (x, y) = (sin θ, cos θ), θ = p·w_i measured clockwise from
+// twelve o'clock, w_i = base^(−2i/d) (pe_docs.plotting.plot_clock_hands draws the still figure the same way).
 (function () {
   "use strict";
 
@@ -26,7 +26,7 @@
       turnLabel: (x) => `turn ${x}°`,
       headers: ["hand", "w_i", "at p", "at p + k", "turn"],
       caption: (p, q) => `Where each hand points at p = ${p} and at p + k = ${q}, and how far it turns from one to `
-        + "the other, in degrees counter-clockwise from three o'clock (w_i in radians per position).",
+        + "the other, in degrees clockwise from twelve o'clock (w_i in radians per position).",
       note: "Move p, or press Play: the two angles change, the turn in the last column does not. It is k·w_i "
         + "(less whole turns) for every p — one fixed rotation per hand.",
       faceLabel: (p, q, angles) => `Clock face: the hands at position ${p} (solid) and at ${q} (dashed), pointing at `
@@ -47,7 +47,7 @@
       turnLabel: (x) => `转过 ${x}°`,
       headers: ["指针", "w_i", "p 处", "p + k 处", "转过"],
       caption: (p, q) => `每根指针在 p = ${p} 和 p + k = ${q} 处的指向，以及从前者到后者转过的角度，单位为度，`
-        + "从三点钟方向逆时针量（w_i 的单位是弧度/位置）。",
+        + "从十二点钟方向顺时针量（w_i 的单位是弧度/位置）。",
       note: "拖动 p，或者点“播放”：两个角度都在变，最后一列转过的角度却不变。对每个 p，它都是 k·w_i（不计整圈）——"
         + "每根指针转的是同一个固定角度。",
       faceLabel: (p, q, angles) => `钟面：位置 ${p}（实线）和 ${q}（虚线）处的指针，指向 ${angles.join("、")} 度。`,
@@ -75,8 +75,8 @@
       rate: Number(v.rate) };
   }
 
-  // A point on the face at angle θ (degrees counter-clockwise from three o'clock) and radius ρ; y grows downwards.
-  const tip = (cx, cy, rho, theta) => [cx + rho * Math.cos(theta / DEG), cy - rho * Math.sin(theta / DEG)];
+  // A point on the face at angle θ (degrees clockwise from twelve o'clock) and radius ρ; y grows downwards.
+  const tip = (cx, cy, rho, theta) => [cx + rho * Math.sin(theta / DEG), cy - rho * Math.cos(theta / DEG)];
 
   function face(size, hands, label, arc) {
     const [c, R] = [size / 2, size / 2 - 6];
@@ -90,11 +90,11 @@
     }
     for (const { at, next, turn, length, colour, width } of hands) {
       const rr = R * 0.42;
-      if (arc && turn > 0.05 && turn < 359.95) { // counter-clockwise on the screen: sweep flag 0
+      if (arc && turn > 0.05 && turn < 359.95) { // clockwise on the screen: sweep flag 1
         const [sx, sy] = tip(c, c, rr, at);
         const [ex, ey] = tip(c, c, rr, at + turn);
         root.append(svg("path", { class: `pe-live__arc pe-live__c${colour}`,
-          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${turn > 180 ? 1 : 0} 0 ${r2(ex)} ${r2(ey)}` }));
+          d: `M${r2(sx)} ${r2(sy)}A${rr} ${rr} 0 ${turn > 180 ? 1 : 0} 1 ${r2(ex)} ${r2(ey)}` }));
       }
       live.hand(root, c, tip(c, c, R * length, next), colour, undefined, true);
       live.hand(root, c, tip(c, c, R * length, at), colour, width);
