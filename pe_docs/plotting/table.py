@@ -150,7 +150,7 @@ def plot_sine_alone(
 
     The hands are start here's: angle ``a`` clockwise from twelve o'clock, tip at ``(x, y) = (sin a, cos a)``.
     Left, two hands on the unit circle at the angles ``theta`` and ``π − theta``: their tips are the same distance
-    across, the same sine (a dashed line), one rising and one falling. Right, both turned clockwise by ``turn``:
+    across, the same sine (a dashed line), one sine growing and one shrinking. Right, both turned clockwise by ``turn``:
     their sines differ (a dashed line through each tip). So the sine ``turn`` later is not a function of the sine
     now. Each panel draws the circle, then the two hands (from the centre to the tip), then
     the dashed heights, in that order.
