@@ -158,25 +158,21 @@ def plot_rotating_pairs(
             xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # x = sin, y = cos
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
-            # label p = 1 only where it has visibly moved away from p = 0. A label stands outside the circle, in the
-            # direction of its point; near twelve o'clock, where p = 0 sits, a label stands right of its point,
-            # except p = 0 of a slow pair, whose last position stays just right of it: then p = 0 goes left
+            # a fast pair (pair 0 runs nearly twice round) has every position labelled, inside the circle next to its
+            # point; a slow pair, whose points crowd near twelve o'clock, only its first and last: the last right of
+            # its point, p = 0 left of it
             fast = w[i] > 0.5
-            for p in (0, 1, n - 1) if fast else (0, n - 1):
+            for p in range(n) if fast else (0, n - 1):
                 x, y = xs[p], ys[p]
-                if y > 0.9:
-                    right = p > 0 or fast
-                    out, ha, va = (1.0 if right else -1.0, 0.0), "left" if right else "right", "center"
-                elif x < -0.9:  # at nine o'clock a label outside would cross the axis: below its point instead
-                    out, ha, va = (0.0, -1.0), "center", "top"
+                if fast:
+                    place, ha, va = (0.76 * x, 0.76 * y), "center", "center"
                 else:
-                    out = (x, y)
-                    ha, va = outward(x, y)
+                    right = p > 0
+                    place, ha, va = (x + (0.08 if right else -0.08), y), "left" if right else "right", "center"
                 ax.annotate(
-                    f"p={p}",
+                    str(p) if fast else f"p={p}",
                     (x, y),
-                    textcoords="offset points",
-                    xytext=(6 * out[0], 6 * out[1]),
+                    xytext=place,
                     ha=ha,
                     va=va,
                     fontsize=8 if wide else 9,
