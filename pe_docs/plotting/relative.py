@@ -24,7 +24,6 @@ from pe_docs.plotting._style import (
     check_layout,
     new_figure,
     new_panels,
-    outward,
     text,
     themed,
     unit_circle,
