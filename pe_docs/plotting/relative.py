@@ -157,7 +157,7 @@ def plot_rotating_pairs(
             xs, ys = table[:, 2 * i], table[:, 2 * i + 1]  # x = sin, y = cos
             ax.plot(xs, ys, color=CYCLE[1], linewidth=0.6, alpha=0.4)
             ax.scatter(xs, ys, c=colours, s=28, zorder=3)
-            # a fast pair (pair 0 runs nearly twice round) has every position labelled, inside the circle next to its
+            # a fast pair (pair 0 runs more than once round) has every position labelled, inside the circle next to its
             # point; a slow pair, whose points crowd near twelve o'clock, only its first and last: the last right of
             # its point, p = 0 left of it
             fast = w[i] > 0.5
